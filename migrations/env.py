@@ -1,0 +1,67 @@
+"""Alembic environment on ``SQLModel.metadata``.
+
+The URL comes from ``config.attributes["url"]`` (the app), else
+``DATABASE_URL``, else the app's default SQLite file. The engine is built
+here, plain: no ``foreign_keys=ON``, so SQLite batch rebuilds cannot cascade.
+"""
+
+from __future__ import annotations
+
+import os
+from logging.config import fileConfig
+from pathlib import Path
+
+from alembic import context
+from sqlalchemy import create_engine, pool
+from sqlmodel import SQLModel
+
+import scorekeeper.models  # noqa: F401  (registers the tables)
+
+config = context.config
+if config.config_file_name is not None and not config.attributes.get("url"):
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+target_metadata = SQLModel.metadata
+
+
+def database_url() -> str:
+    url = config.attributes.get("url") or os.environ.get("DATABASE_URL")
+    if url:
+        return url
+    instance = Path(__file__).resolve().parent.parent / "instance"
+    instance.mkdir(exist_ok=True)
+    return "sqlite:///" + str(instance / "scorekeeper.sqlite3")
+
+
+def run_migrations_offline() -> None:
+    url = database_url()
+    context.configure(
+        url=url,
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=url.startswith("sqlite"),
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    url = database_url()
+    engine = create_engine(url, poolclass=pool.NullPool)
+    with engine.connect() as connection:
+        context.configure(
+            connection=connection,
+            target_metadata=target_metadata,
+            render_as_batch=url.startswith("sqlite"),
+            compare_type=True,
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

@@ -1,0 +1,37 @@
+"""scorekeeper: keep the score of dice games played with real dice.
+
+``create_app(test_config=None)`` builds the Flask app; templates and static
+files live at the top of the repository (``templates/``, ``static/``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app: config, database (migrated to head), login, CSRF, htmx, views."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    from . import auth, config, db, htmx, web
+    from .views import games, records, reference
+
+    config.configure(app, test_config)
+    db.init_app(app)
+    htmx.init_app(app)
+    auth.init_app(app)
+    web.init_app(app)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(records.bp)
+    app.register_blueprint(reference.bp)
+    app.add_url_rule("/", endpoint="index", view_func=games.index)
+    return app

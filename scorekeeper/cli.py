@@ -1,0 +1,76 @@
+"""The ``scorekeeper`` command: ``serve`` and ``replay FILE``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def replay_file(path: str) -> int:
+    """Print the verdict on a record (GAME-RECORD.md); 0 if valid, 2 if not."""
+    from .rules import record as records
+
+    try:
+        if path == "-":
+            text = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                text = f.read()
+    except OSError as err:
+        print(f"record: cannot read {path}: {err.strerror or err}", file=sys.stderr)
+        return 2
+    try:
+        result = records.replay(records.loads(text))
+    except records.ReplayError as err:
+        print(str(err), file=sys.stderr)
+        return 2
+    try:
+        sys.stdout.write(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # `scorekeeper replay x.json | head`
+        sys.stderr.close()
+    return 0
+
+
+def serve(host: str, port: int, workers: int) -> int:
+    """Run the app under gunicorn on the embedded default database."""
+    from gunicorn.app.base import BaseApplication
+
+    from . import create_app
+
+    app = create_app()  # migrates once, before the workers start
+
+    class Server(BaseApplication):
+        def load_config(self):
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("threads", 4)
+            self.cfg.set("accesslog", "-")
+
+        def load(self):
+            return app
+
+    shown = "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
+    print(f"scorekeeper is serving on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
+    Server().run()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="scorekeeper", description="Score keeper for dice games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_serve = sub.add_parser("serve", help="run the app (production server)")
+    p_serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p_serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p_serve.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    p_replay = sub.add_parser("replay", help="replay a game record and print the verdict as JSON")
+    p_replay.add_argument("file", help="a game record (.json), or - for standard input")
+    args = parser.parse_args(argv)
+    if args.command == "replay":
+        return replay_file(args.file)
+    return serve(args.host, args.port, args.workers)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

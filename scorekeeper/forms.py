@@ -1,0 +1,109 @@
+"""Forms: game setup (built from a game's options) and entry parsing.
+
+The setup form is a Flask-WTF form class made per game from its
+:class:`~scorekeeper.rules.base.Option` list. Entry forms are parsed into an
+entry dict of the record format; the rules engine decides if it is legal.
+"""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
+from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from .rules.base import GameSpec, Option
+from .rules.record import MAX_NAME
+
+ROLLOFF = "rolloff"
+INT_KEYS = ("die", "rolls", "value", "penalty", "announced")
+DICE_KEYS = ("hand", "cup", "dice")
+TEXT_KEYS = ("type", "player", "owner")
+
+
+class BadForm(ValueError):
+    """Form data that is not even an entry (a letter where a number goes)."""
+
+
+def option_field(option: Option):
+    """A WTForms field for one game option, with its default."""
+    label, desc = option.label or option.name, option.help
+    if option.kind == "int":
+        return IntegerField(label, [InputRequired(), NumberRange(min=option.minimum)],
+                            default=option.default, description=desc)
+    if option.kind == "bool":
+        return BooleanField(label, default=option.default, description=desc)
+    if option.kind == "text":
+        return RadioField(label, choices=[(c, c) for c in option.choices], default=option.default,
+                          description=desc)
+    if option.kind == "range":
+        return FieldList(IntegerField(label, [InputRequired(), NumberRange(min=option.minimum)]),
+                         min_entries=2, max_entries=2, default=option.default, description=desc)
+    raise AssertionError(option.kind)
+
+
+def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = None) -> FlaskForm:
+    """The setup form for ``spec`` with ``seats`` name rows.
+
+    Fields: ``players`` (names in seat order), ``starter`` (a seat index as
+    text, or ``rolloff``), and one field per option named ``opt_<name>``.
+    """
+
+    class SetupForm(FlaskForm):
+        players = FieldList(
+            StringField("Name", [Optional(), Length(max=MAX_NAME)],
+                        render_kw={"maxlength": MAX_NAME, "autocomplete": "off"}),
+            min_entries=seats,
+            max_entries=max(seats, 20),
+        )
+        starter = StringField("Who starts", default="0")
+
+    for option in spec.options:
+        setattr(SetupForm, "opt_" + option.name.replace("-", "_"), option_field(option))
+    return SetupForm(formdata=formdata, data=data)
+
+
+def form_options(spec: GameSpec, form) -> dict:
+    """The option values from a validated setup form, by code name."""
+    values = {}
+    for option in spec.options:
+        value = getattr(form, "opt_" + option.name.replace("-", "_")).data
+        values[option.name] = list(value) if option.kind == "range" else value
+    return values
+
+
+def entry_from_form(form: MultiDict) -> dict:
+    """An entry dict (record format) from posted fields; raise :class:`BadForm`.
+
+    Numbers become ints; dice come as ``hand.0``, ``hand.1``... (or repeated
+    ``hand``) and become lists. Whether the entry is legal is the engine's call.
+    """
+    entry: dict = {}
+    for key in TEXT_KEYS:
+        if form.get(key):
+            entry[key] = form[key]
+    for key in INT_KEYS:
+        raw = form.get(key)
+        if raw not in (None, ""):
+            try:
+                entry[key] = int(raw)
+            except ValueError:
+                raise BadForm(f"{key} must be a number, not {raw[:10]!r}") from None
+    for key in DICE_KEYS:
+        raws = [form[f"{key}.{i}"] for i in range(4) if f"{key}.{i}" in form] or form.getlist(key)
+        if raws:
+            try:
+                entry[key] = [int(r) for r in raws]
+            except ValueError:
+                raise BadForm("choose a face from 1 to 6 for every die") from None
+    if "type" not in entry:
+        raise BadForm("the form did not say what kind of entry it is; reload the page")
+    return entry
+
+
+def form_version(form: MultiDict) -> int | None:
+    """The game version a form was made for, or None if missing or malformed."""
+    try:
+        return int(form.get("version", ""))
+    except ValueError:
+        return None

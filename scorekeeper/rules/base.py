@@ -1,0 +1,265 @@
+"""What every game shares: errors, options, the one-die roll-off, the state protocol.
+
+Pure Python (stdlib only). Each game is one module with a ``GAME`` spec and a
+state class; :mod:`scorekeeper.rules.record` drives them from a game record
+(shared format, ``GAME-RECORD.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+class RuleError(ValueError):
+    """Base of every refusal by the rules engine; ``str()`` is the message for a person."""
+
+
+class IllegalEntry(RuleError):
+    """An entry that breaks a rule or is malformed; nothing was applied (RULES.md "Every game")."""
+
+
+class RecordError(RuleError):
+    """A record that is wrong as a whole: format, game, players, options."""
+
+
+# --- small checks shared by every game ------------------------------------
+
+
+def is_int(value: Any) -> bool:
+    """True for a JSON integer (``True``/``False`` and ``"65"`` are not integers)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def need_int(entry: dict, key: str, what: str | None = None) -> int:
+    """Return ``entry[key]`` as an int; raise :class:`IllegalEntry` if missing or not an integer."""
+    value = entry.get(key)
+    if not is_int(value):
+        label = what or key
+        if value is None:
+            raise IllegalEntry(f"{label} is missing: give a whole number")
+        raise IllegalEntry(f"{label} must be a whole number, not {value!r}")
+    return value
+
+
+def join_names(names) -> str:
+    """'Ann', 'Ann and Ben', 'Ann, Ben and Cat'."""
+    names = list(names)
+    if not names:
+        return "nobody"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# --- options (RULES.md, table "Options") -----------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """One table option: its code name, kind and default.
+
+    ``kind`` is ``"int"`` (with ``minimum``), ``"text"`` (one of ``choices``),
+    ``"bool"`` or ``"range"`` (two ints ``[low, high]``, ``minimum <= low <= high``).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    label: str = ""
+    help: str = ""
+    minimum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, value: Any) -> Any:
+        """Return the checked value; raise :class:`RecordError` naming what is allowed."""
+        if self.kind == "int":
+            if not is_int(value) or (self.minimum is not None and value < self.minimum):
+                raise RecordError(
+                    f"option {self.name} must be a whole number of {self.minimum} or more, not {value!r}"
+                )
+            return value
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise RecordError(f"option {self.name} must be true or false, not {value!r}")
+            return value
+        if self.kind == "text":
+            if value not in self.choices:
+                raise RecordError(
+                    f"option {self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+                )
+            return value
+        if self.kind == "range":
+            minimum = self.minimum if self.minimum is not None else 0
+            if (
+                not isinstance(value, (list, tuple))
+                or len(value) != 2
+                or not all(is_int(v) for v in value)
+                or not (minimum <= value[0] <= value[1])
+            ):
+                raise RecordError(
+                    f"option {self.name} must be two whole numbers [low, high] with "
+                    f"{minimum} <= low <= high, not {value!r}"
+                )
+            return [value[0], value[1]]
+        raise AssertionError(self.kind)  # pragma: no cover
+
+
+def parse_options(options: tuple[Option, ...], given: Any) -> dict:
+    """Fill defaults and check ``given`` against the game's options.
+
+    Returns a new dict with every option of the game. Raises :class:`RecordError`
+    for an unknown name or a value outside the allowed ones (RULES.md "Options").
+    """
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise RecordError("options must be an object of option names and values")
+    known = {o.name: o for o in options}
+    for name in given:
+        if name not in known:
+            allowed = ", ".join(known) or "none"
+            raise RecordError(f"unknown option {name!r}; this game's options are: {allowed}")
+    return {o.name: (o.parse(given[o.name]) if o.name in given else o.default) for o in options}
+
+
+# --- the one-die roll-off (Mitchi 2, Mia 0, Mice and Men 2) -----------------
+
+
+@dataclass
+class RollOff:
+    """One-die roll-off for who starts: everyone rolls in seat order; the highest
+    starts; players tied on the highest roll again, only they, in seat order.
+
+    ``group`` is who rolls in the current pass, ``dice`` what they rolled so far.
+    ``winner`` is set once one player is highest.
+    """
+
+    group: list[str]
+    dice: list[tuple[str, int]] = field(default_factory=list)
+    history: list[list[tuple[str, int]]] = field(default_factory=list)
+    winner: str | None = None
+
+    @property
+    def next_player(self) -> str | None:
+        """Who rolls next, or None once decided."""
+        if self.winner is not None:
+            return None
+        return self.group[len(self.dice)]
+
+    def roll(self, player: str, die: Any) -> None:
+        """Record one die; raise :class:`IllegalEntry` for the wrong player or a bad die."""
+        from .dice import parse_die
+
+        expected = self.next_player
+        if expected is None:
+            raise IllegalEntry("the roll-off is already decided")
+        if player != expected:
+            raise IllegalEntry(f"it is {expected}'s roll in the roll-off, not {player}'s")
+        value = parse_die(die)
+        self.dice.append((player, value))
+        if len(self.dice) == len(self.group):
+            top = max(d for _, d in self.dice)
+            tied = [p for p, d in self.dice if d == top]
+            self.history.append(self.dice)
+            self.dice = []
+            if len(tied) == 1:
+                self.winner = tied[0]
+            else:
+                self.group = tied
+
+
+# --- the protocol every game's state follows --------------------------------
+
+
+class GameState:
+    """A game computed from its entries. Subclasses implement one game.
+
+    ``apply(entry)`` checks an entry against the state and applies it, or
+    raises :class:`IllegalEntry` and changes nothing. ``summary()`` is what
+    ``scorekeeper replay`` prints (GAME-RECORD.md "What the engine says").
+    """
+
+    game: str = ""
+    players: tuple[str, ...]
+    options: dict
+
+    def apply(self, entry: dict) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @property
+    def finished(self) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def summary(self) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the rest of the product sees it: name, title, options, seats."""
+
+    name: str
+    title: str
+    options: tuple[Option, ...]
+    min_players: int
+    max_players: int | None
+    new_state: Callable[[tuple[str, ...], dict], GameState]
+
+    def players_text(self) -> str:
+        if self.max_players is None:
+            return f"{self.min_players} or more players"
+        return f"{self.min_players} to {self.max_players} players"
+
+
+class Opening:
+    """Who starts the game: one ``start`` entry, or a one-die roll-off of
+    ``startroll`` entries (GAME-RECORD.md "Every game"; RULES.md Mitchi 2).
+
+    ``starter`` is None until decided.
+    """
+
+    TYPES = ("start", "startroll")
+
+    def __init__(self, players: tuple[str, ...]):
+        self.players = players
+        self.rolloff: RollOff | None = None
+        self.starter: str | None = None
+
+    def apply(self, entry: dict) -> None:
+        """Apply a ``start`` or ``startroll`` entry; raise :class:`IllegalEntry`."""
+        kind, player = entry.get("type"), entry.get("player")
+        if player not in self.players:
+            raise IllegalEntry(f"{player!r} is not a player here; players: {join_names(self.players)}")
+        if kind == "start":
+            if self.rolloff is not None:
+                raise IllegalEntry(
+                    f"the roll-off has begun; the next entry is {self.rolloff.next_player}'s startroll"
+                )
+            self.starter = player
+        elif kind == "startroll":
+            rolloff = self.rolloff or RollOff(list(self.players))
+            rolloff.roll(player, entry.get("die"))  # raises before any change
+            self.rolloff = rolloff
+            self.starter = rolloff.winner
+        else:
+            raise IllegalEntry(
+                "who starts is not decided yet: enter a start (name the starting player) "
+                "or the roll-off (startroll, one die each in seat order)"
+            )
+
+    def expected(self) -> dict:
+        """The ``next`` object while the start is undecided."""
+        if self.rolloff is None:
+            return {"type": ["start", "startroll"], "player": None, "rolloff_player": self.players[0]}
+        return {"type": "startroll", "player": self.rolloff.next_player, "rolloff": list(self.rolloff.group)}
+
+
+def check_player(players: tuple[str, ...], entry: dict, expected: str | None, action: str) -> str:
+    """Return ``entry['player']`` if it is ``expected``; raise :class:`IllegalEntry` otherwise."""
+    player = entry.get("player")
+    if not isinstance(player, str) or player not in players:
+        raise IllegalEntry(f"{player!r} is not a player here; players: {join_names(players)}")
+    if expected is not None and player != expected:
+        raise IllegalEntry(f"it is {expected}'s {action}, not {player}'s")
+    return player

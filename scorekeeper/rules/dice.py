@@ -1,0 +1,39 @@
+"""Dice: checking faces and normalising hands (dice order never matters)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import IllegalEntry, is_int
+
+FACES = range(1, 7)
+
+
+def parse_die(value: Any) -> int:
+    """Return a die face 1..6; raise :class:`IllegalEntry` for anything else (RULES.md "Every game")."""
+    if not is_int(value):
+        raise IllegalEntry(f"a die must be a whole number from 1 to 6, not {value!r}")
+    if value not in FACES:
+        raise IllegalEntry(f"a die shows 1 to 6, not {value}")
+    return value
+
+
+def parse_dice(value: Any, count: int, what: str = "hand") -> tuple[int, ...]:
+    """Return ``count`` dice sorted high to low, e.g. ``[1, 2] -> (2, 1)``.
+
+    Raises :class:`IllegalEntry` unless ``value`` is a list of exactly ``count``
+    dice faces.
+    """
+    if not isinstance(value, (list, tuple)):
+        raise IllegalEntry(f"{what} must be a list of {count} dice, not {value!r}")
+    if len(value) != count:
+        raise IllegalEntry(f"{what} must have {count} dice, not {len(value)}")
+    return tuple(sorted((parse_die(v) for v in value), reverse=True))
+
+
+def value_of(dice: tuple[int, ...]) -> int:
+    """The dice as one number, highest die first: (2, 1) -> 21, (6, 5, 1) -> 651."""
+    result = 0
+    for d in sorted(dice, reverse=True):
+        result = result * 10 + d
+    return result

@@ -1,0 +1,318 @@
+"""Mitchi: two dice, points are bad (RULES.md "Mitchi", seed 000).
+
+A game is a :class:`Mitchi` state fed entries (GAME-RECORD.md):
+``start``/``startroll``, then ``turn`` (final hand and rolls used) and
+``tiebreak`` (one roll). The state knows the round, the roll limit, the worst
+hand so far, the pot, the tie-break order, the scores and the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import register
+from .base import GameSpec, GameState, IllegalEntry, Opening, Option, check_player, join_names, need_int
+from .dice import parse_dice
+
+#: Rule 1: every hand, best first. A hand's rank is its index here (higher is worse).
+RANKING: tuple[tuple[int, int], ...] = (
+    (2, 1),
+    (6, 6), (5, 5), (4, 4), (3, 3), (2, 2), (1, 1),
+    (6, 5), (6, 4), (6, 3), (6, 2), (6, 1),
+    (5, 4), (5, 3), (5, 2), (5, 1),
+    (4, 3), (4, 2), (4, 1),
+    (3, 2), (3, 1),
+)
+RANK = {hand: i for i, hand in enumerate(RANKING)}
+MITCHI = (2, 1)
+MAX_START_ROLLS = 3
+
+OPTIONS = (
+    Option(
+        "point_limit", "int", 25, minimum=1, label="Point limit",
+        help="The game ends when anyone reaches this many points; fewest points win.",
+    ),
+)
+
+
+def rank(hand: tuple[int, int]) -> int:
+    """Index of a hand (high die first) in :data:`RANKING`: 0 is Mitchi, 20 is 3-1 (rule 1)."""
+    return RANK[hand]
+
+
+def hand_name(hand) -> str:
+    """'Mitchi', 'double 6' or '6-3' for a hand (high die first)."""
+    hand = tuple(hand)
+    if hand == MITCHI:
+        return "Mitchi"
+    if hand[0] == hand[1]:
+        return f"double {hand[0]}"
+    return f"{hand[0]}-{hand[1]}"
+
+
+def worst_of(hands: list[tuple[str, tuple[int, int]]]) -> list[str]:
+    """Players holding the lowest-ranked hand among ``(player, hand)`` pairs (rules 5, 7)."""
+    worst = max(rank(h) for _, h in hands)
+    return [p for p, h in hands if rank(h) == worst]
+
+
+@dataclass
+class Turn:
+    player: str
+    hand: tuple[int, int]
+    rolls: int | None = None  # None for a tie-break roll
+
+
+@dataclass
+class TieBreak:
+    """One tie-break: who rolls in which order, the pot once doubled, the rolls so far."""
+
+    order: list[str]
+    pot: int
+    rolls: list[Turn] = field(default_factory=list)
+
+
+@dataclass
+class Round:
+    """A round in play or finished (rules 3-10)."""
+
+    number: int
+    starter: str
+    order: list[str]
+    turns: list[Turn] = field(default_factory=list)
+    tie_breaks: list[TieBreak] = field(default_factory=list)
+    taker: str | None = None
+
+    @property
+    def roll_limit(self) -> int | None:
+        """Rolls the starting player used (rule 3), None before their turn."""
+        return self.turns[0].rolls if self.turns else None
+
+    @property
+    def mitchis(self) -> int:
+        return sum(1 for t in self.turns if t.hand == MITCHI)
+
+    @property
+    def round_pot(self) -> int:
+        """Rule 6: 1 with no Mitchi, else 2 per Mitchi final hand."""
+        return 2 * self.mitchis if self.mitchis else 1
+
+    @property
+    def pot(self) -> int:
+        """The pot now: the round's pot, or the running tie-break's (rule 8)."""
+        if not self.tie_breaks:
+            return self.round_pot
+        tb = self.tie_breaks[-1]
+        return tb.pot + 2 * sum(1 for t in tb.rolls if t.hand == MITCHI)
+
+    @property
+    def worst_hand(self) -> Turn | None:
+        """The first finished turn holding the worst hand so far (rule 5), or None."""
+        if not self.turns:
+            return None
+        worst = max(rank(t.hand) for t in self.turns)
+        return next(t for t in self.turns if rank(t.hand) == worst)
+
+    @property
+    def next_player(self) -> str | None:
+        if len(self.turns) < len(self.order):
+            return self.order[len(self.turns)]
+        if self.tie_breaks:
+            tb = self.tie_breaks[-1]
+            if len(tb.rolls) < len(tb.order):
+                return tb.order[len(tb.rolls)]
+        return None
+
+    @property
+    def in_tie_break(self) -> bool:
+        return len(self.turns) == len(self.order) and self.taker is None
+
+    def as_dict(self) -> dict:
+        return {
+            "number": self.number,
+            "starter": self.starter,
+            "roll_limit": self.roll_limit,
+            "taker": self.taker,
+            "pot": self.pot,
+            "turns": [{"player": t.player, "hand": list(t.hand), "rolls": t.rolls} for t in self.turns],
+            "tie_breaks": [
+                {"order": tb.order, "pot": tb.pot,
+                 "hands": [{"player": t.player, "hand": list(t.hand)} for t in tb.rolls]}
+                for tb in self.tie_breaks
+            ],
+        }
+
+
+class Mitchi(GameState):
+    """A Mitchi game computed from its entries (RULES.md Mitchi 1-12).
+
+    ``players`` are names in seat order (clockwise); ``options`` has
+    ``point_limit``. ``scores`` maps each player to points; ``rounds`` holds
+    every round, the last one possibly in play.
+    """
+
+    game = "mitchi"
+
+    def __init__(self, players: tuple[str, ...], options: dict):
+        self.players = tuple(players)
+        self.options = dict(options)
+        self.point_limit: int = options["point_limit"]
+        self.opening = Opening(self.players)
+        self.scores: dict[str, int] = {p: 0 for p in self.players}
+        self.rounds: list[Round] = []
+        self.winners: list[str] = []
+
+    # --- what the table sees -------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.winners)
+
+    @property
+    def round(self) -> Round | None:
+        """The round in play (None before the start and after the end)."""
+        if self.rounds and self.rounds[-1].taker is None:
+            return self.rounds[-1]
+        return None
+
+    @property
+    def finished_rounds(self) -> list[Round]:
+        return [r for r in self.rounds if r.taker is not None]
+
+    def clockwise_from(self, player: str) -> list[str]:
+        """Every seat once, clockwise, starting with ``player`` (rule 4)."""
+        i = self.players.index(player)
+        return list(self.players[i:] + self.players[:i])
+
+    def expected(self) -> dict | None:
+        """The ``next`` object of the replay output; None once the game is over."""
+        if self.finished:
+            return None
+        rnd = self.round
+        if rnd is None:
+            return self.opening.expected()
+        worst = rnd.worst_hand
+        info = {
+            "round": rnd.number,
+            "pot": rnd.pot,
+            "roll_limit": rnd.roll_limit,
+            "worst_hand": list(worst.hand) if worst else None,
+            "worst_hand_player": worst.player if worst else None,
+        }
+        if rnd.in_tie_break:
+            tb = rnd.tie_breaks[-1]
+            return {"type": "tiebreak", "player": rnd.next_player, "tie_break_order": list(tb.order), **info}
+        return {"type": "turn", "player": rnd.next_player, **info}
+
+    def allowed_rolls(self) -> list[int]:
+        """Roll counts the next turn may use: 1..3 for the starter, else 1..roll limit (rule 3)."""
+        rnd = self.round
+        if rnd is None or rnd.in_tie_break:
+            return []
+        limit = rnd.roll_limit or MAX_START_ROLLS
+        return list(range(1, limit + 1))
+
+    def summary(self) -> dict:
+        return {
+            "game": self.game,
+            "finished": self.finished,
+            "scores": dict(self.scores),
+            "winners": list(self.winners),
+            "rounds": [r.as_dict() for r in self.finished_rounds],
+            "next": self.expected(),
+        }
+
+    # --- entries ---------------------------------------------------------------
+
+    def apply(self, entry: dict) -> None:
+        """Check and apply one entry; raise :class:`IllegalEntry` and change nothing.
+
+        Shapes (GAME-RECORD.md): ``{"type": "turn", "player", "hand": [a, b],
+        "rolls": n}``, ``{"type": "tiebreak", "player", "hand": [a, b]}``,
+        ``start``/``startroll`` first.
+        """
+        kind = entry.get("type")
+        if self.finished:
+            raise IllegalEntry(f"the game is over ({join_names(self.winners)} won); no more entries")
+        rnd = self.round
+        if rnd is None:
+            self.opening.apply(entry)
+            if self.opening.starter is not None:
+                self._new_round(self.opening.starter)
+            return
+        if kind == "turn":
+            self._turn(rnd, entry)
+        elif kind == "tiebreak":
+            self._tiebreak(rnd, entry)
+        else:
+            want = "tiebreak" if rnd.in_tie_break else "turn"
+            raise IllegalEntry(f"a {kind!r} entry is not allowed now; expected a {want} by {rnd.next_player}")
+
+    def _turn(self, rnd: Round, entry: dict) -> None:
+        if rnd.in_tie_break:
+            raise IllegalEntry(
+                f"the round is in a tie-break; expected a tiebreak roll by {rnd.next_player} "
+                f"(order: {', '.join(rnd.tie_breaks[-1].order)})"
+            )
+        player = check_player(self.players, entry, rnd.next_player, "turn")
+        hand = parse_dice(entry.get("hand"), 2)
+        rolls = need_int(entry, "rolls")
+        if rnd.roll_limit is None:
+            if not 1 <= rolls <= MAX_START_ROLLS:
+                raise IllegalEntry(f"the starting player uses 1, 2 or 3 rolls, not {rolls}")
+        elif not 1 <= rolls <= rnd.roll_limit:
+            valid = {1: "only 1", 2: "1 or 2", 3: "1, 2 or 3"}[rnd.roll_limit]
+            raise IllegalEntry(
+                f"{rolls} rolls is not allowed: the roll limit this round is {rnd.roll_limit}, "
+                f"so {player} may use {valid}"
+            )
+        rnd.turns.append(Turn(player, hand, rolls))
+        if len(rnd.turns) == len(rnd.order):
+            self._settle(rnd, [(t.player, t.hand) for t in rnd.turns], list(rnd.order))
+
+    def _tiebreak(self, rnd: Round, entry: dict) -> None:
+        if not rnd.in_tie_break:
+            raise IllegalEntry(f"there is no tie-break now; expected a turn by {rnd.next_player}")
+        tb = rnd.tie_breaks[-1]
+        player = check_player(self.players, entry, rnd.next_player, "tie-break roll")
+        if "rolls" in entry and entry["rolls"] != 1:
+            raise IllegalEntry("a tie-break is one roll, no re-rolls")
+        hand = parse_dice(entry.get("hand"), 2)
+        tb.rolls.append(Turn(player, hand))
+        if len(tb.rolls) == len(tb.order):
+            self._settle(rnd, [(t.player, t.hand) for t in tb.rolls], list(tb.order))
+
+    def _settle(self, rnd: Round, hands: list, order_played: list[str]) -> None:
+        """After the last hand of a round or tie-break: take the pot or start a tie-break."""
+        worst = worst_of(hands)
+        if len(worst) == 1:
+            self._take_pot(rnd, worst[0])
+            return
+        # Rule 9: reverse the order just played, keep the tied players.
+        order = [p for p in reversed(order_played) if p in worst]
+        rnd.tie_breaks.append(TieBreak(order=order, pot=rnd.pot * 2))
+
+    def _take_pot(self, rnd: Round, taker: str) -> None:
+        pot = rnd.pot
+        rnd.taker = taker
+        self.scores[taker] += pot
+        if any(s >= self.point_limit for s in self.scores.values()):  # rule 11
+            low = min(self.scores.values())
+            self.winners = [p for p in self.players if self.scores[p] == low]
+            return
+        self._new_round(taker)  # rule 10
+
+    def _new_round(self, starter: str) -> None:
+        self.rounds.append(Round(number=len(self.rounds) + 1, starter=starter, order=self.clockwise_from(starter)))
+
+
+GAME = register(
+    GameSpec(
+        name="mitchi",
+        title="Mitchi",
+        options=OPTIONS,
+        min_players=2,
+        max_players=None,
+        new_state=Mitchi,
+    )
+)

@@ -1,0 +1,1 @@
+"""Services: load a game's log, replay it through the rules, append, commit."""

@@ -1,0 +1,228 @@
+"""A game's log in the database, replayed through :mod:`scorekeeper.rules`.
+
+The state of a game is never stored: it is computed from the active entries.
+Every change (entry, undo, correction) first claims the game's ``version``
+with a compare-and-set, so a double tap, a re-posted form or a second phone
+acting on an old page changes nothing (:class:`Stale`). Nothing is deleted:
+undone and replaced entries stay, with their status.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from ..models import Entry, Game, utcnow
+from ..rules import find_game
+from ..rules import record as records
+from ..rules.base import GameState, IllegalEntry, RecordError, RuleError
+
+
+class Stale(Exception):
+    """The form was made for an earlier version of the game: nothing was recorded."""
+
+    def __init__(self, repeated: bool = False):
+        self.repeated = repeated
+        super().__init__(
+            "That entry was already recorded (a double tap?); here is the game as it stands."
+            if repeated
+            else "The game changed since this page was shown (another phone, or an older page); "
+            "nothing was recorded. Here is the game as it stands now."
+        )
+
+
+class Refused(RuleError):
+    """An entry or correction the rules refuse; nothing was recorded."""
+
+
+@dataclass
+class Loaded:
+    """A game row, its active log (oldest first) and the state replayed from it."""
+
+    game: Game
+    entries: list[Entry]
+    state: GameState
+
+    @property
+    def log(self) -> list[dict]:
+        return [json.loads(e.data) for e in self.entries]
+
+    @property
+    def players(self) -> list[str]:
+        return json.loads(self.game.players)
+
+    @property
+    def options(self) -> dict:
+        return json.loads(self.game.options)
+
+
+def get_game(session: Session, owner_id: int, game_id: int) -> Game | None:
+    """The game ``game_id`` if ``owner_id`` owns it, else None (the view answers 404)."""
+    game = session.get(Game, game_id)
+    if game is None or game.owner_id != owner_id:
+        return None
+    return game
+
+
+def active_entries(session: Session, game: Game) -> list[Entry]:
+    stmt = select(Entry).where(Entry.game_id == game.id, Entry.status == "active").order_by(Entry.seq)
+    return list(session.exec(stmt))
+
+
+def replay(game: Game, log: list[dict]) -> GameState:
+    """The state after ``log``; raise :class:`records.ReplayError` at a refused entry."""
+    return records.build(records.make_record(game.game, json.loads(game.players), json.loads(game.options), log))
+
+
+def load(session: Session, game: Game) -> Loaded:
+    entries = active_entries(session, game)
+    return Loaded(game, entries, replay(game, [json.loads(e.data) for e in entries]))
+
+
+def _claim(session: Session, game: Game, version: int | None) -> None:
+    """Compare-and-set the game's version; raise :class:`Stale` if it moved on."""
+    if version is None:
+        raise Stale()
+    result = session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.version == version)
+        .values(version=Game.version + 1, updated_at=utcnow())
+    )
+    if result.rowcount != 1:
+        session.rollback()
+        raise Stale()
+    session.refresh(game)
+
+
+def _finish(session: Session, game: Game, state: GameState) -> None:
+    game.finished = state.finished
+    game.rounds = len(state.summary()["rounds"])
+    game.winners = json.dumps(list(state.summary()["winners"]))
+    session.add(game)
+    session.commit()
+
+
+def create_game(session: Session, owner_id: int, name: str, players: list[str], options: dict,
+                entries: list | None = None, history: list | None = None) -> Game:
+    """Store a new game after replaying it; raise :class:`records.ReplayError` and store nothing."""
+    record = records.make_record(name, players, options, entries or [])
+    header = records.load_header(record)
+    state = records.apply_entries(records.new_state(header), record["entries"])
+    game = Game(owner_id=owner_id, game=name, players=json.dumps(list(header.players)),
+                options=json.dumps(header.options))
+    session.add(game)
+    session.flush()
+    for seq, entry in enumerate(record["entries"], start=1):
+        session.add(Entry(game_id=game.id, seq=seq, data=json.dumps(entry)))
+    _finish(session, game, state)
+    return game
+
+
+def add_entry(session: Session, game: Game, entry: dict, version: int | None) -> Loaded:
+    """Append ``entry`` if the rules accept it after the current log.
+
+    Raises :class:`Stale` (form for another version; a repeat of the last
+    entry says so) or :class:`Refused` (the rule's message). Commits before
+    returning.
+    """
+    if version is not None and version == game.version - 1:
+        last = active_entries(session, game)
+        if last and json.loads(last[-1].data) == entry:
+            raise Stale(repeated=True)
+    _claim(session, game, version)
+    entries = active_entries(session, game)
+    log = [json.loads(e.data) for e in entries]
+    state = replay(game, log)
+    try:
+        state.apply(entry)
+    except IllegalEntry as err:
+        session.rollback()
+        raise Refused(str(err)) from None
+    row = Entry(game_id=game.id, seq=len(log) + 1, data=json.dumps(entry))
+    session.add(row)
+    _finish(session, game, state)
+    return Loaded(game, entries + [row], state)
+
+
+def undo(session: Session, game: Game, version: int | None) -> Loaded:
+    """Take back the last entry (kept, marked ``undone``); raise :class:`Refused` if none."""
+    _claim(session, game, version)
+    entries = active_entries(session, game)
+    if not entries:
+        session.rollback()
+        raise Refused("there is nothing to undo yet")
+    entries[-1].status = "undone"
+    session.add(entries[-1])
+    entries = entries[:-1]
+    state = replay(game, [json.loads(e.data) for e in entries])
+    _finish(session, game, state)
+    return Loaded(game, entries, state)
+
+
+def correct(session: Session, game: Game, seq: int, entry: dict, version: int | None) -> Loaded:
+    """Replace entry ``seq`` (1-based) and replay the rest of the log.
+
+    If the new entry, or any later one, is then refused, raise :class:`Refused`
+    naming that entry, and change nothing. The old entry is kept, marked
+    ``replaced``.
+    """
+    _claim(session, game, version)
+    entries = active_entries(session, game)
+    if not 1 <= seq <= len(entries):
+        session.rollback()
+        raise Refused(f"there is no entry {seq}; the log has {len(entries)} entries")
+    log = [json.loads(e.data) for e in entries]
+    new_log = log[: seq - 1] + [entry] + log[seq:]
+    try:
+        state = replay(game, new_log)
+    except records.ReplayError as err:
+        session.rollback()
+        if err.entry == seq:
+            raise Refused(err.reason) from None
+        from ..words import describe
+
+        raise Refused(
+            f"this correction would make entry {err.entry} ({describe(new_log[err.entry - 1])}) "
+            f"illegal: {err.reason}. Nothing was changed; undo or correct that entry first."
+        ) from None
+    old = entries[seq - 1]
+    row = Entry(game_id=game.id, seq=seq, data=json.dumps(entry))
+    session.add(row)
+    session.flush()
+    old.status = "replaced"
+    old.replaced_by_id = row.id
+    session.add(old)
+    entries[seq - 1] = row
+    _finish(session, game, state)
+    return Loaded(game, entries, state)
+
+
+def history(session: Session, game: Game) -> list[Entry]:
+    """Undone and replaced entries, oldest first."""
+    stmt = select(Entry).where(Entry.game_id == game.id, Entry.status != "active").order_by(Entry.id)
+    return list(session.exec(stmt))
+
+
+def to_record(session: Session, loaded: Loaded) -> dict:
+    """The game record (GAME-RECORD.md), with what was undone or corrected under ``history``."""
+    extra = [
+        {"seq": e.seq, "status": e.status, "entry": json.loads(e.data), "at": e.created_at.isoformat()}
+        for e in history(session, loaded.game)
+    ]
+    return records.make_record(loaded.game.game, loaded.players, loaded.options, loaded.log,
+                               history=extra)
+
+
+def import_record(session: Session, owner_id: int, record) -> Game:
+    """Create a game from a record; raise :class:`records.ReplayError` and store nothing."""
+    header = records.load_header(record)
+    entries = record.get("entries", [])
+    return create_game(session, owner_id, header.spec.name, list(header.players),
+                       record.get("options") or {}, entries)
+
+
+__all__ = ["Loaded", "Refused", "RecordError", "Stale", "add_entry", "correct", "create_game",
+           "find_game", "get_game", "history", "import_record", "load", "to_record", "undo"]

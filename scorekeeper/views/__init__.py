@@ -1,0 +1,1 @@
+"""Blueprints: thin views that parse a form, call a service and render."""

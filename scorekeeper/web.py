@@ -1,0 +1,74 @@
+"""What every page shares: CSRF, security headers, error pages, template helpers."""
+
+from __future__ import annotations
+
+from flask import render_template, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+from .htmx import is_htmx
+
+csrf = CSRFProtect()
+
+
+def message_response(message: str, status: int, title: str = "Not done"):
+    """A refusal: the message in place for htmx (a fragment), else a small page."""
+    if is_htmx():
+        body = render_template("_message.html", message=message, level="error")
+        # Shown in the page's message area, never pasted over a panel.
+        return body, status, {"HX-Retarget": "#messages", "HX-Reswap": "innerHTML"}
+    return render_template("message.html", title=title, message=message), status
+
+
+def init_app(app) -> None:
+    csrf.init_app(app)
+
+    @app.errorhandler(CSRFError)
+    def _csrf_error(err):
+        return message_response(
+            "This form's security token is missing or out of date, so nothing was saved. "
+            "Reload the page and enter it again.",
+            400,
+            "Form expired",
+        )
+
+    @app.errorhandler(404)
+    def _not_found(err):
+        return message_response("There is no such page, or it belongs to another account.", 404, "Not found")
+
+    @app.errorhandler(413)
+    def _too_large(err):
+        return message_response("That file is too large (2 MB at most).", 413, "Too large")
+
+    @app.after_request
+    def _headers(response):
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+        )
+        if request.endpoint != "static" and response.mimetype == "text/html":
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    from .words import describe, dice_text
+
+    app.jinja_env.globals.update(describe=describe, dice_text=dice_text, static_url=static_url)
+
+
+_versions: dict[str, str] = {}
+
+
+def static_url(filename: str) -> str:
+    """A static file's URL with a content hash, so it can be cached for a year."""
+    from flask import current_app, url_for
+
+    if filename not in _versions:
+        import hashlib
+        from pathlib import Path
+
+        data = (Path(current_app.static_folder) / filename).read_bytes()
+        _versions[filename] = hashlib.sha256(data).hexdigest()[:10]
+    return url_for("static", filename=filename, v=_versions[filename])
