@@ -86,7 +86,7 @@ def setup(name: str):
         form = forms.setup_form(spec, len(names), data={**data, "players": names, "starter": starter})
         return render_template("games/setup.html", spec=spec, form=form, error=None)
     if request.method == "POST" and form.validate_on_submit():
-        raw = [n.strip() for n in form.players.data]
+        raw = [(n or "").strip() for n in form.players.data]
         starter = form.starter.data or "0"
         names = [n for n in raw if n]
         try:

@@ -1,0 +1,92 @@
+"""Real-browser fixtures: the app served from a thread, Debian's Chromium at Pixel 7 size.
+
+``playwright install`` cannot download browsers here, so Playwright drives
+``/usr/bin/chromium`` (override with ``CHROMIUM``). CSRF stays on: the browser
+sends real forms and htmx requests.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (tests/run.sh does it)")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS, "headless": True}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args, playwright):
+    return {**browser_context_args, **playwright.devices["Pixel 7"]}
+
+
+@pytest.fixture
+def live_server(make_app):
+    """The app on a real port; yields its base URL."""
+    app = make_app(WTF_CSRF_ENABLED=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(5)
+    app.extensions["scorekeeper.engine"].dispose()
+
+
+@pytest.fixture
+def page(page):
+    page.set_default_timeout(10_000)
+    return page
+
+
+def register(page, base: str, name: str = "ann", password: str = "correct horse") -> None:
+    """Make an account through the real form."""
+    page.goto(base + "/register")
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Password again").fill(password)
+    page.get_by_role("button", name="Register").click()
+    page.wait_for_url(base + "/")
+
+
+def set_up(page, base: str, game: str, players: list[str], starter: int | None = 0, **options) -> None:
+    """Fill the setup form of ``game`` and start it."""
+    page.goto(f"{base}/games/new/{game}")
+    seats = page.locator(".seat")
+    while seats.count() < len(players):
+        page.get_by_role("button", name="Add a seat").click()
+    for i, name in enumerate(players):
+        page.get_by_label(f"Name in seat {i + 1}", exact=True).fill(name)
+    if starter is None:
+        page.get_by_label("Roll for who starts", exact=False).check()
+    else:
+        seats.nth(starter).get_by_label("starts").check()
+    for key, value in options.items():
+        page.locator(f"[name=opt_{key}]").fill(str(value))
+    page.get_by_role("button", name="Start the game", exact=True).last.click()
+    page.wait_for_url(f"{base}/games/*")

@@ -1,0 +1,126 @@
+"""Shared fixtures: an app on a real database, a client, an auth helper.
+
+The database is a fresh SQLite file per test, or, when ``TEST_DATABASE_URL``
+is set (``tests/run.sh`` does it), a real PostgreSQL server whose tables are
+emptied after each test.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from scorekeeper import create_app
+
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+def _empty_postgres(url: str) -> None:
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text('TRUNCATE entry, game, "user" RESTART IDENTITY CASCADE'))
+    engine.dispose()
+
+
+@pytest.fixture
+def database_url(tmp_path):
+    if PG_URL:
+        yield PG_URL
+        _empty_postgres(PG_URL)
+    else:
+        yield "sqlite:///" + str(tmp_path / "scorekeeper.sqlite3")
+
+
+@pytest.fixture
+def make_app(tmp_path, database_url):
+    """Build an app on the test database; extra config as keyword arguments."""
+
+    def make(**config):
+        settings = {
+            "TESTING": True,
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": "test-secret",
+            "WTF_CSRF_ENABLED": False,
+        }
+        settings.update(config)
+        app = create_app(settings)
+        app.instance_path = str(tmp_path / "instance")
+        return app
+
+    return make
+
+
+@pytest.fixture
+def app(make_app):
+    app = make_app()
+    yield app
+    app.extensions["scorekeeper.engine"].dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Auth:
+    """Register / log in through the real forms."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def register(self, username="ann", password="correct horse"):
+        return self.client.post(
+            "/register", data={"username": username, "password": password, "confirm": password}
+        )
+
+    def login(self, username="ann", password="correct horse"):
+        return self.client.post("/login", data={"username": username, "password": password})
+
+    def logout(self):
+        return self.client.post("/logout")
+
+
+@pytest.fixture
+def auth(client):
+    return Auth(client)
+
+
+HX = {"HX-Request": "true"}
+
+
+def new_game(client, name="mitchi", players=("Ann", "Ben", "Cat"), starter="0", **options) -> int:
+    """Set up a game through the setup form; return its id."""
+    from scorekeeper.rules import find_game
+
+    data = {"seats": str(len(players)), "starter": starter, "action": "create"}
+    for i, p in enumerate(players):
+        data[f"players-{i}"] = p
+    # What the setup page offers preselected, then the test's choices.
+    defaults = {o.name.replace("-", "_"): o.default for o in find_game(name).options}
+    for key, value in {**defaults, **options}.items():
+        if isinstance(value, (list, tuple)):
+            for i, v in enumerate(value):
+                data[f"opt_{key}-{i}"] = str(v)
+        elif value is True:
+            data[f"opt_{key}"] = "y"
+        elif value is not False:
+            data[f"opt_{key}"] = str(value)
+    r = client.post(f"/games/new/{name}", data=data)
+    assert r.status_code == 303, r.data.decode()[:2000]
+    return int(re.search(r"/games/(\d+)", r.headers["Location"]).group(1))
+
+
+def version_of(html: bytes | str) -> int:
+    """The game version carried by the page's entry forms."""
+    if isinstance(html, bytes):
+        html = html.decode()
+    return int(re.search(r'name="version" value="(\d+)"', html).group(1))
+
+
+def messages(html: bytes | str) -> list[str]:
+    if isinstance(html, bytes):
+        html = html.decode()
+    return re.findall(r'class="msg [a-z]+"[^>]*>([^<]*)<', html)

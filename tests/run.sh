@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Set up everything the tests need and run the whole suite twice: on SQLite
+# files, then on a real PostgreSQL server started here and stopped after.
+# Needs Debian's chromium and postgresql packages: installed with apt-get
+# when missing (as root, or through sudo).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+
+missing=()
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+[ -n "$(pg_bin)" ] || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing ${missing[*]} (Debian packages)"
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "== creating .venv"
+  python3 -m venv .venv
+fi
+echo "== installing Python packages"
+.venv/bin/pip install -q --disable-pip-version-check -e '.[test]' 2>&1 | grep -v 'is ignored' || true
+
+echo "== tests on SQLite"
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+
+echo "== tests on PostgreSQL"
+PG="$(pg_bin)"
+tmp="$(mktemp -d)"
+port="$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+as_pg=()
+if [ "$(id -u)" = 0 ]; then chown postgres "$tmp"; as_pg=(runuser -u postgres --); fi
+cleanup() {
+  "${as_pg[@]}" "$PG/pg_ctl" -D "$tmp/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+"${as_pg[@]}" "$PG/initdb" -D "$tmp/data" -U postgres --auth=trust >/dev/null
+"${as_pg[@]}" "$PG/pg_ctl" -D "$tmp/data" -l "$tmp/log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $port -k $tmp -c fsync=off -c synchronous_commit=off" start >/dev/null
+"${as_pg[@]}" "$PG/psql" -q -h 127.0.0.1 -p "$port" -U postgres \
+  -c "CREATE ROLE scorekeeper LOGIN PASSWORD 'scorekeeper'" \
+  -c "CREATE DATABASE scorekeeper OWNER scorekeeper"
+# The pure rules tests touch no database: they ran above.
+TEST_DATABASE_URL="postgresql+psycopg://scorekeeper:scorekeeper@127.0.0.1:$port/scorekeeper" \
+  .venv/bin/python -m pytest -q -p no:cacheprovider --ignore=tests/rules "$@"

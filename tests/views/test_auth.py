@@ -1,0 +1,88 @@
+"""Accounts, ownership, CSRF and the expired-login redirect."""
+
+from __future__ import annotations
+
+from ..conftest import HX, new_game
+
+
+def test_register_login_logout(client, auth):
+    assert auth.register().status_code == 303
+    assert client.get("/").status_code == 200
+    assert auth.logout().status_code == 303
+    r = client.get("/")
+    assert r.status_code == 302 and "/login" in r.headers["Location"]
+    assert auth.login().status_code == 303
+    assert client.get("/").status_code == 200
+
+
+def test_wrong_password_and_taken_name(client, auth):
+    auth.register()
+    auth.logout()
+    r = auth.login(password="wrong one!")
+    assert r.status_code == 400 and b"Wrong name or password" in r.data
+    r = auth.register(username="ANN")
+    assert r.status_code == 400 and b"taken" in r.data
+
+
+def test_password_is_hashed(app, client, auth):
+    from sqlmodel import Session, select
+
+    from scorekeeper.models import User
+
+    auth.register(password="correct horse")
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        user = s.exec(select(User)).one()
+    assert "correct horse" not in user.password_hash
+    assert user.password_hash.startswith(("scrypt:", "pbkdf2:"))
+
+
+def test_another_account_gets_404(client, auth):
+    auth.register("ann")
+    game_id = new_game(client)
+    auth.logout()
+    auth.register("bob")
+    assert client.get(f"/games/{game_id}").status_code == 404
+    r = client.post(f"/games/{game_id}/entries",
+                    data={"version": "0", "type": "turn", "player": "Ann", "hand": ["3", "1"], "rolls": "1"})
+    assert r.status_code == 404
+    assert client.get(f"/games/{game_id}/record.json").status_code == 404
+    assert client.post(f"/games/{game_id}/undo", data={"version": "0"}).status_code == 404
+
+
+def test_expired_login_during_htmx_redirects_whole_page(client, auth):
+    auth.register()
+    game_id = new_game(client)
+    auth.logout()
+    r = client.post(f"/games/{game_id}/entries", data={"version": "0", "type": "turn"}, headers=HX)
+    assert r.status_code == 401
+    assert r.headers["HX-Redirect"].startswith("/login")
+    assert b"<form" not in r.data  # no login form pasted into a panel
+
+
+def test_csrf_required_on_every_post(make_app):
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    r = client.post("/register", data={"username": "ann", "password": "correct horse", "confirm": "correct horse"})
+    assert r.status_code == 400
+    assert b"security token" in r.data
+    # htmx requests too: the message goes to the message area, not over a panel.
+    r = client.post("/register", data={"username": "ann"}, headers=HX)
+    assert r.status_code == 400 and r.headers["HX-Retarget"] == "#messages"
+    # With the token from the page (as the browser sends it in X-CSRFToken), it works.
+    import re
+
+    page = client.get("/register").data.decode()
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    r = client.post("/register", data={"username": "ann", "password": "correct horse",
+                                       "confirm": "correct horse"}, headers={"X-CSRFToken": token})
+    assert r.status_code == 303
+
+
+def test_secret_key_generated_once_in_instance(make_app, monkeypatch, tmp_path):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    from scorekeeper import config
+
+    key1 = config.load_secret_key(str(tmp_path))
+    key2 = config.load_secret_key(str(tmp_path))
+    assert key1 == key2 and len(key1) >= 32
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0

@@ -1,0 +1,223 @@
+"""The Mitchi pages through the test client: fragments, refusals, undo, corrections."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from ..conftest import HX, messages, new_game, version_of
+
+
+@pytest.fixture
+def game(client, auth):
+    auth.register()
+    return new_game(client, players=("Ann", "Ben", "Cat"), starter="0", point_limit=3)
+
+
+def post_turn(client, game, version, player, hand, rolls, htmx=True):
+    data = {"version": str(version), "type": "turn", "player": player,
+            "hand.0": str(hand[0]), "hand.1": str(hand[1]), "rolls": str(rolls)}
+    return client.post(f"/games/{game}/entries", data=data, headers=HX if htmx else {})
+
+
+def test_page_or_fragment_with_vary(client, game):
+    page = client.get(f"/games/{game}")
+    assert page.status_code == 200 and b"<html" in page.data and b'id="panel"' in page.data
+    assert "HX-Request" in page.headers["Vary"]
+    r = post_turn(client, game, version_of(page.data), "Ann", (6, 3), 2)
+    assert r.status_code == 200
+    assert b"<html" not in r.data and r.data.lstrip().startswith(b'<section id="panel"')
+    assert "HX-Request" in r.headers["Vary"]
+    assert b"Ben's turn" in r.data
+
+
+def test_plain_form_post_redirects(client, game):
+    r = post_turn(client, game, 0, "Ann", (6, 3), 2, htmx=False)
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{game}")
+
+
+@pytest.mark.parametrize(
+    "player,hand,rolls,needle",
+    [
+        ("Ann", (7, 1), 1, "a die shows 1 to 6, not 7"),
+        ("Ann", (0, 1), 1, "a die shows 1 to 6, not 0"),
+        ("Ann", (3, 1), 4, "the starting player uses 1, 2 or 3 rolls, not 4"),
+        ("Ben", (3, 1), 1, "it is Ann&#39;s turn, not Ben&#39;s"),
+        ("Zed", (3, 1), 1, "&#39;Zed&#39; is not a player here"),
+    ],
+)
+def test_refused_entries_store_nothing(client, game, player, hand, rolls, needle):
+    before = client.get(f"/games/{game}/record.json").json
+    r = post_turn(client, game, 0, player, hand, rolls)
+    assert r.status_code == 422
+    assert any(needle in m for m in messages(r.data)), messages(r.data)
+    assert client.get(f"/games/{game}/record.json").json == before
+
+
+def test_rolls_above_roll_limit_refused(client, game):
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    r = post_turn(client, game, 1, "Ben", (6, 3), 3)
+    assert r.status_code == 422
+    assert "the roll limit this round is 2, so Ben may use 1 or 2" in messages(r.data)[0]
+    # Only 1..roll limit is offered.
+    assert b'value="3">in 3' not in r.data and b'value="2">in 2' in r.data
+
+
+def test_bad_form_data(client, game):
+    r = client.post(f"/games/{game}/entries",
+                    data={"version": "0", "type": "turn", "player": "Ann", "hand.0": "x", "hand.1": "1",
+                          "rolls": "1"}, headers=HX)
+    assert r.status_code == 422 and "choose a face" in messages(r.data)[0]
+    r = client.post(f"/games/{game}/entries", data={"version": "0", "player": "Ann"}, headers=HX)
+    assert r.status_code == 422
+    r = client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "player": "Ann",
+                                                    "hand.0": "3", "hand.1": "1", "rolls": "two"}, headers=HX)
+    assert r.status_code == 422 and "rolls must be a number" in messages(r.data)[0]
+
+
+def test_double_tap_records_once(client, game):
+    first = post_turn(client, game, 0, "Ann", (6, 3), 2)
+    again = post_turn(client, game, 0, "Ann", (6, 3), 2)
+    assert first.status_code == 200
+    assert again.status_code == 409 and "already recorded" in messages(again.data)[0]
+    entries = client.get(f"/games/{game}/record.json").json["entries"]
+    assert len(entries) == 2  # start + one turn
+
+
+def test_stale_form_from_second_phone(client, game):
+    post_turn(client, game, 0, "Ann", (6, 3), 2)  # phone 1
+    r = post_turn(client, game, 0, "Ann", (5, 5), 1)  # phone 2, old page, different entry
+    assert r.status_code == 409 and "changed since this page was shown" in messages(r.data)[0]
+    assert version_of(r.data) == 1  # the answer carries the current state
+    r = client.post(f"/games/{game}/entries", data={"type": "turn", "player": "Ben"}, headers=HX)
+    assert r.status_code == 409  # no version at all
+
+
+def test_entry_after_game_end_refused(client, game):
+    v = 0
+    # Three rounds started by Ann, who takes 1 point each time: 3 is the point limit.
+    for _ in range(3):
+        for player, hand in (("Ann", (3, 1)), ("Ben", (6, 6)), ("Cat", (6, 5))):
+            r = post_turn(client, game, v, player, hand, 1)
+            assert r.status_code == 200, messages(r.data)
+            v += 1
+    page = client.get(f"/games/{game}").data.decode()
+    assert "Game over" in page
+    assert "Ben and Cat share the win with 0 points" in page
+    from scorekeeper.rules import record as records
+
+    verdict = records.replay(client.get(f"/games/{game}/record.json").json)
+    assert verdict["finished"] and verdict["winners"] == ["Ben", "Cat"]
+    r = post_turn(client, game, v, "Ben", (3, 1), 1)
+    assert r.status_code == 422 and "the game is over" in messages(r.data)[0]
+
+
+def test_undo_keeps_history(client, game):
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    r = client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
+    assert r.status_code == 200 and b"Ann's turn" in r.data
+    record = client.get(f"/games/{game}/record.json").json
+    assert len(record["entries"]) == 1
+    assert record["history"][0]["status"] == "undone"
+    assert record["history"][0]["entry"]["hand"] == [6, 3]
+    # A second tap on the same undo button changes nothing more.
+    r = client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
+    assert r.status_code == 409
+    assert len(client.get(f"/games/{game}/record.json").json["entries"]) == 1
+
+
+def test_correction_replays_and_is_kept(client, game):
+    for v, (player, hand, rolls) in enumerate((("Ann", (6, 3), 2), ("Ben", (5, 1), 1))):
+        post_turn(client, game, v, player, hand, rolls)
+    r = client.post(f"/games/{game}/entries/2", data={"version": "2", "type": "turn", "player": "Ann",
+                                                      "hand.0": "6", "hand.1": "4", "rolls": "2"})
+    assert r.status_code == 303
+    record = client.get(f"/games/{game}/record.json").json
+    assert record["entries"][1]["hand"] == [6, 4]
+    assert record["history"][0]["status"] == "replaced" and record["history"][0]["entry"]["hand"] == [6, 3]
+
+
+def test_correction_that_breaks_a_later_entry_is_refused(client, game):
+    post_turn(client, game, 0, "Ann", (6, 3), 3)
+    post_turn(client, game, 1, "Ben", (5, 1), 3)
+    before = client.get(f"/games/{game}/record.json").json
+    # Ann's turn corrected to 1 roll: Ben's 3 rolls become illegal.
+    r = client.post(f"/games/{game}/entries/2", data={"version": "2", "type": "turn", "player": "Ann",
+                                                      "hand.0": "6", "hand.1": "3", "rolls": "1"})
+    assert r.status_code == 422
+    text = r.data.decode()
+    assert "entry 3 (Ben: 5-1 in 3)" in text and "roll limit this round is 1" in text
+    assert client.get(f"/games/{game}/record.json").json == before
+
+
+def test_download_and_upload_record(client, game):
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    r = client.get(f"/games/{game}/record.json")
+    assert r.status_code == 200 and "attachment" in r.headers["Content-Disposition"]
+    record = r.json
+    data = {"record": (io.BytesIO(json.dumps(record).encode()), "game.json")}
+    r = client.post("/games/import", data=data, content_type="multipart/form-data")
+    assert r.status_code == 303
+    new_id = int(r.headers["Location"].rsplit("/", 1)[1])
+    again = client.get(f"/games/{new_id}/record.json").json
+    assert again["entries"] == record["entries"] and again["players"] == record["players"]
+
+
+def test_upload_bad_record_stores_nothing(client, game):
+    bad = {"format": 1, "game": "mitchi", "players": ["A", "B"], "options": {},
+           "entries": [{"type": "start", "player": "A"}, {"type": "turn", "player": "B", "hand": [3, 1], "rolls": 1}]}
+    count = client.get("/").data.count(b'href="/games/')
+    r = client.post("/games/import", data={"record": (io.BytesIO(json.dumps(bad).encode()), "bad.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400 and "entry 2: it is A&#39;s turn, not B&#39;s" in r.data.decode()
+    r = client.post("/games/import", data={"record": (io.BytesIO(b"{nope"), "bad.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400 and "not valid JSON" in r.data.decode()
+    assert client.get("/").data.count(b'href="/games/') == count
+
+
+def test_html_in_names_is_escaped(client, auth):
+    auth.register("eve")
+    game = new_game(client, players=("<b>Ann</b>", "Ben"), starter="0")
+    page = client.get(f"/games/{game}").data.decode()
+    assert "<b>Ann</b>" not in page and "&lt;b&gt;Ann&lt;/b&gt;" in page
+
+
+def test_setup_validation(client, auth):
+    auth.register()
+    r = client.post("/games/new/mitchi", data={"seats": "3", "players-0": "Ann", "players-1": " ann ",
+                                               "starter": "0", "opt_point_limit": "25", "action": "create"})
+    assert r.status_code == 400 and b"used twice" in r.data
+    r = client.post("/games/new/mitchi", data={"seats": "3", "players-0": "Ann", "starter": "0",
+                                               "opt_point_limit": "25", "action": "create"})
+    assert r.status_code == 400 and b"2 or more players" in r.data
+    r = client.post("/games/new/mitchi", data={"seats": "3", "players-0": "A" * 41, "players-1": "B",
+                                               "starter": "0", "opt_point_limit": "25", "action": "create"})
+    assert r.status_code == 400
+
+
+def test_setup_reorders_seats(client, auth):
+    auth.register()
+    r = client.post("/games/new/mitchi", data={"seats": "3", "players-0": "Ann", "players-1": "Ben",
+                                               "players-2": "Cat", "starter": "0", "opt_point_limit": "25",
+                                               "action": "down-0"})
+    page = r.data.decode()
+    assert page.index('value="Ben"') < page.index('value="Ann"') < page.index('value="Cat"')
+    # The starter moved with Ann, to seat 2.
+    assert 'name="starter" value="1" checked' in page
+
+
+def test_rolloff_from_setup(client, auth):
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben", "Cat"), starter="rolloff")
+    page = client.get(f"/games/{game}").data.decode()
+    assert "Who starts?" in page
+    v = version_of(page)
+    for player, die in (("Ann", 5), ("Ben", 5), ("Cat", 2), ("Ann", 3), ("Ben", 6)):
+        r = client.post(f"/games/{game}/entries", data={"version": str(v), "type": "startroll",
+                                                        "player": player, "die": str(die)}, headers=HX)
+        assert r.status_code == 200, messages(r.data)
+        v += 1
+    assert "Ben's turn (starts" in r.data.decode()
