@@ -243,7 +243,12 @@ class Mia(GameState):
     ``round_number``, ``round_starter``, ``cup_owner``, ``claim`` (the current
     announcement or None), ``last_roller``, ``to_act``, ``direction`` (+1
     clockwise, -1), ``may_reverse``, ``in_rolloff``, ``winners``,
-    ``round_log`` (this round's announce/pass entries as dicts).
+    ``round_log`` (this round's announce/pass entries as dicts),
+    ``rolloff_players``/``rolloff_pair``/``rolloff_pair_wins``.
+    Derived: ``finished``, ``started``, ``alive``, ``eliminated``, ``still_in``,
+    ``pass_back``, ``restart_due``, ``ranking`` (best first),
+    ``values_above(claim)`` (worst first), ``value_label(v)``, ``next_in(p)``,
+    ``legal_types()``, ``describe_next()``, ``expected()``, ``summary()``.
     """
 
     game = "mia"
@@ -523,7 +528,15 @@ class Mia(GameState):
             why = f"{self.value_label(value)} ranks equal to {self.value_label(claim)}, not above it"
         else:
             why = f"{self.value_label(value)} is not above {self.value_label(claim)}"
-        raise IllegalEntry(f"{why}: {what} one of {_list(above)}; {self.describe_next()}")
+        if not self.pass_back:
+            others = ["challenge"] + ([] if self.no_pass else ["pass"])
+        elif what == "announce":
+            others = ["pass with one of these values"]
+        else:
+            others = ["roll and announce one of these"]
+        if self.pass_back and self.options["pass_back"] == "may-pass":
+            others.append("pass without a value")
+        raise IllegalEntry(f"{why}: {what} one of {_list(above)}, or {_list(others)}")
 
     def _announce(self, entry: dict) -> None:
         player = self._check_player(entry, "announce")

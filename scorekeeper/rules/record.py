@@ -85,8 +85,15 @@ def load_header(record: Any) -> Header:
 
 
 def new_state(header: Header) -> GameState:
-    """A fresh state for the record's game, seats and options."""
-    return header.spec.new_state(header.players, header.options)
+    """A fresh state for the record's game, seats and options.
+
+    Raises :class:`ReplayError` (``record:``) when the options do not go
+    together (Mia's ``rolloff`` without ``bonus-points``, say).
+    """
+    try:
+        return header.spec.new_state(header.players, header.options)
+    except RecordError as err:
+        raise ReplayError(None, str(err)) from None
 
 
 def apply_entries(state: GameState, entries: list, start: int = 1) -> GameState:
