@@ -16,6 +16,7 @@ from wtforms.validators import EqualTo, InputRequired, Length, Regexp
 from .db import get_session
 from .htmx import client_redirect, is_htmx
 from .models import User
+from .web import limiter
 
 bp = Blueprint("auth", __name__)
 login_manager = LoginManager()
@@ -81,6 +82,7 @@ def safe_next(target: str | None) -> str:
 
 
 @bp.route("/register", methods=["GET", "POST"])
+@limiter.limit("10 per minute", methods=["POST"])
 def register():
     """Make an account."""
     form = RegisterForm()
@@ -101,6 +103,7 @@ def register():
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@limiter.limit("10 per minute", methods=["POST"])
 def login():
     """Log in."""
     form = LoginForm()

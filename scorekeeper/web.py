@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from flask import render_template, request
+from flask_compress import Compress
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from .htmx import is_htmx
 
 csrf = CSRFProtect()
+compress = Compress()
+limiter = Limiter(get_remote_address, default_limits=[], storage_uri="memory://")
 
 
 def message_response(message: str, status: int, title: str = "Not done"):
@@ -21,6 +26,20 @@ def message_response(message: str, status: int, title: str = "Not done"):
 
 def init_app(app) -> None:
     csrf.init_app(app)
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_MIN_SIZE", 300)
+    app.config.setdefault("COMPRESS_MIMETYPES", [
+        "text/html", "text/css", "text/javascript", "application/javascript", "application/json",
+        "application/manifest+json", "image/svg+xml",
+    ])
+    compress.init_app(app)
+    app.config.setdefault("RATELIMIT_ENABLED", not app.config.get("TESTING"))
+    limiter.init_app(app)
+
+    @app.errorhandler(429)
+    def _too_many(err):
+        return message_response("Too many tries in a short time; wait a minute and try again.", 429,
+                                "Slow down")
 
     @app.errorhandler(CSRFError)
     def _csrf_error(err):

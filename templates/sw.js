@@ -1,0 +1,48 @@
+/* scorekeeper service worker (rendered by the server: asset URLs carry content hashes).
+   - static assets: cache first, under a cache named after their versions; old caches removed;
+   - pages (navigations): network first; the last copy is kept and shown read-only when offline;
+   - POSTs and htmx fragment requests are never answered from a cache. */
+const VERSION = {{ version|tojson }};
+const STATIC = "static-" + VERSION;
+const PAGES = "pages-v1";
+const ASSETS = {{ assets|tojson }};
+const OFFLINE = {{ offline_url|tojson }};
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(STATIC).then((c) => c.addAll(ASSETS.concat([OFFLINE]))).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== STATIC && k !== PAGES).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim())
+  );
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data === "forget-pages") caches.delete(PAGES);
+});
+
+self.addEventListener("fetch", (event) => {
+  const req = event.request;
+  if (req.method !== "GET") return;  // entries always go to the server
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/static/")) {
+    event.respondWith(caches.match(req).then((hit) => hit || fetch(req)));
+    return;
+  }
+  if (req.mode !== "navigate" || req.headers.get("HX-Request")) return;
+  event.respondWith(
+    fetch(req)
+      .then((res) => {
+        if (res.ok && res.type === "basic" && !res.redirected) {
+          const copy = res.clone();
+          caches.open(PAGES).then((c) => c.put(req, copy));
+        }
+        return res;
+      })
+      .catch(() => caches.match(req).then((hit) => hit || caches.match(OFFLINE)))
+  );
+});
