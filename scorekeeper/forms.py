@@ -34,7 +34,7 @@ def option_field(option: Option):
     if option.kind == "bool":
         return BooleanField(label, default=option.default, description=desc)
     if option.kind == "text":
-        return RadioField(label, choices=[(c, c) for c in option.choices], default=option.default,
+        return RadioField(label, choices=list(option.choices), default=option.default,
                           description=desc)
     if option.kind == "range":
         return FieldList(IntegerField(label, [InputRequired(), NumberRange(min=option.minimum)]),

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import register
-from .base import GameSpec, GameState, IllegalEntry, Opening, Option, check_player, join_names, need_int
+from .base import (
+    GameSpec, GameState, IllegalEntry, Opening, Option, check_player, is_int, join_names, need_int,
+)
 from .dice import parse_dice
 
 #: Rule 1: every hand, best first. A hand's rank is its index here (higher is worse).
@@ -35,14 +37,17 @@ OPTIONS = (
 )
 
 
-def rank(hand: tuple[int, int]) -> int:
-    """Index of a hand (high die first) in :data:`RANKING`: 0 is Mitchi, 20 is 3-1 (rule 1)."""
-    return RANK[hand]
+def rank(hand) -> int:
+    """Index of a hand (two dice, either order) in :data:`RANKING`: 0 is Mitchi, 20 is 3-1 (rule 1).
+
+    Raises ``KeyError`` for anything that is not two dice faces.
+    """
+    return RANK[tuple(sorted(hand, reverse=True))]
 
 
 def hand_name(hand) -> str:
-    """'Mitchi', 'double 6' or '6-3' for a hand (high die first)."""
-    hand = tuple(hand)
+    """'Mitchi', 'double 6' or '6-3' for a hand (two dice, either order)."""
+    hand = tuple(sorted(hand, reverse=True))
     if hand == MITCHI:
         return "Mitchi"
     if hand[0] == hand[1]:
@@ -275,7 +280,7 @@ class Mitchi(GameState):
             raise IllegalEntry(f"there is no tie-break now; expected a turn by {rnd.next_player}")
         tb = rnd.tie_breaks[-1]
         player = check_player(self.players, entry, rnd.next_player, "tie-break roll")
-        if "rolls" in entry and entry["rolls"] != 1:
+        if "rolls" in entry and not (is_int(entry["rolls"]) and entry["rolls"] == 1):
             raise IllegalEntry("a tie-break is one roll, no re-rolls")
         hand = parse_dice(entry.get("hand"), 2)
         tb.rolls.append(Turn(player, hand))

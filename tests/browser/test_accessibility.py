@@ -1,0 +1,100 @@
+"""axe-core finds no violations on every page, light and dark; the keyboard alone plays a turn."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from .conftest import register, set_up
+
+axe = Axe()
+
+
+def assert_no_violations(page: Page, what: str) -> None:
+    results = axe.run(page)
+    assert results.violations_count == 0, f"{what}:\n{results.generate_report()}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_axe(page: Page, live_server: str, scheme: str):
+    base = live_server
+    page.emulate_media(color_scheme=scheme)
+    page.goto(base + "/login")
+    assert_no_violations(page, "login")
+    page.goto(base + "/register")
+    assert_no_violations(page, "register")
+    register(page, base)
+    assert_no_violations(page, "games list (empty)")
+    page.goto(base + "/games/new")
+    assert_no_violations(page, "choose a game")
+    page.goto(base + "/games/import")
+    assert_no_violations(page, "load a record")
+    for game, players in (
+        ("mitchi", ["Ann", "Ben", "Cat"]),
+        ("mia", ["Ann", "Ben", "Cat"]),
+        ("mice-and-men", ["Ann", "Ben", "Cat", "Dan"]),
+    ):
+        page.goto(f"{base}/games/new/{game}")
+        assert_no_violations(page, f"{game} setup")
+        page.goto(f"{base}/rules/{game}")
+        assert_no_violations(page, f"{game} quick reference")
+        set_up(page, base, game, players, starter=0)
+        assert_no_violations(page, f"{game} game page")
+        game_url = page.url
+        page.goto(game_url + "/log")
+        assert_no_violations(page, f"{game} log")
+    set_up(page, base, "mitchi", ["Ann", "Ben"], starter=None)
+    assert_no_violations(page, "roll-off")
+    page.goto(base + "/")
+    assert_no_violations(page, "games list")
+    page.goto(base + "/offline")
+    assert_no_violations(page, "offline page")
+
+
+def test_keyboard_alone_sets_up_and_plays_a_turn(page: Page, live_server: str):
+    base = live_server
+    page.goto(base + "/register")
+    page.get_by_label("Name").focus()
+    page.keyboard.type("kim")
+    page.keyboard.press("Tab")
+    page.keyboard.type("correct horse")
+    page.keyboard.press("Tab")
+    page.keyboard.type("correct horse")
+    page.keyboard.press("Enter")
+    page.wait_for_url(base + "/")
+
+    page.goto(base + "/games/new/mitchi")
+    page.get_by_label("Name in seat 1", exact=True).focus()
+    page.keyboard.type("Ann")
+    page.keyboard.press("Tab")  # the "starts" radio of seat 1
+    page.keyboard.press("Tab")  # seat 2's move buttons
+    for _ in range(6):
+        if page.evaluate("document.activeElement.getAttribute('aria-label')") == "Name in seat 2":
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.type("Ben")
+    page.keyboard.press("Enter")  # Enter in a name field starts the game
+    page.wait_for_url(base + "/games/*")
+    expect(page.locator("#panel")).to_contain_text("Ann's turn")
+
+    # First die: focus the group, arrow to 4; second die: arrow to 1; rolls: Tab to "in 2", Enter.
+    page.locator("input[name='hand.0']").first.focus()
+    page.keyboard.press("Space")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "in 2"
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.keyboard.press("Enter")
+    expect(page.locator("#panel")).to_contain_text("Ben's turn")
+    expect(page.locator("#panel")).to_contain_text("Ann: 4-1 in 2")
+
+    # Undo by keyboard too.
+    page.get_by_role("button", name="Undo: Ann: 4-1 in 2").focus()
+    with page.expect_response(lambda r: "/undo" in r.url):
+        page.keyboard.press("Enter")
+    expect(page.locator("#panel")).to_contain_text("Ann's turn")
