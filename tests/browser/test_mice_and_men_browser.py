@@ -1,0 +1,99 @@
+"""Mice and Men on a phone-sized Chromium: a lead that reopens the bidding, a lone survivor, the end."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .conftest import register, set_up
+
+
+def tap(page: Page, button) -> None:
+    """Click a button that sends an entry and wait for the answer."""
+    with page.expect_response(lambda r: r.request.method == "POST" and "/entries" in r.url):
+        button.click()
+
+
+def choose(page: Page, choice: str) -> None:
+    """Run with the mice or join the men: one tap."""
+    tap(page, page.get_by_role("button", name=choice, exact=True))
+
+
+def open_at(page: Page, penalty: int) -> None:
+    """The opener's announcement: one tap on the penalty."""
+    tap(page, page.locator("fieldset", has_text="announces a penalty").get_by_role("button", name=str(penalty), exact=True))
+
+
+def reveal(page: Page, player: str, a: int, b: int, c: int) -> None:
+    """A reveal at the showdown: the player, then three die faces (the third sends it)."""
+    who = page.locator("fieldset", has_text="Who reveals")
+    if who.count():
+        who.locator("label", has_text=player).click()
+    page.locator("fieldset", has_text="First die").locator("label").nth(a - 1).click()
+    page.locator("fieldset", has_text="Second die").locator("label").nth(b - 1).click()
+    tap(page, page.locator("fieldset", has_text="Third die").get_by_role("button").nth(c - 1))
+
+
+def test_mice_and_men_two_rounds_to_the_final_standings(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0, rounds=2)
+    panel = page.locator("#panel")
+    glance = panel.locator(".glance")
+    expect(glance).to_contain_text("Round1 of 2")
+    expect(panel).to_contain_text("Ann opens round 1")
+
+    # Round 1: Ann opens at 3; Ben leads the men to 5 with the stepper; Cat joins; Dan runs.
+    open_at(page, 3)
+    expect(panel).to_contain_text("Ben's choice at penalty 3")
+    lead_form = panel.locator("details.lead")
+    expect(panel.get_by_label("Another penalty")).to_be_hidden()
+    panel.locator("summary", has_text="Lead the men").click()
+    stepper = panel.get_by_label("Another penalty")
+    expect(stepper).to_have_value("4")
+    expect(stepper).to_have_attribute("min", "4")
+    stepper.fill("5")
+    tap(page, lead_form.get_by_role("button", name="Lead at this penalty"))
+    expect(glance).to_contain_text("5 led by Ben")
+    expect(panel).to_contain_text("Cat's choice at penalty 5")
+    choose(page, "Join the men")
+    choose(page, "Run with the mice")
+    expect(glance).to_contain_text("Ran with the mice" + "Dan")
+    expect(panel.locator("tr.out")).to_contain_text("Dan")
+    # The lead reopened the bidding: Ann, the opener, answers again.
+    expect(panel).to_contain_text("Ann's choice at penalty 5")
+    expect(panel.locator("tr.to-act")).to_contain_text("Ann")
+    choose(page, "Join the men")
+
+    # Showdown: Ann, Ben and Cat reveal, in any order.
+    expect(panel).to_contain_text("Showdown at penalty 5: Ann, Ben, Cat to reveal")
+    reveal(page, "Cat", 1, 2, 3)
+    expect(panel).to_contain_text("Showdown at penalty 5: Ann, Ben to reveal")
+    expect(panel.locator("tr", has_text="Cat")).to_contain_text("321")
+    reveal(page, "Ann", 5, 6, 1)
+    reveal(page, "Ben", 4, 2, 4)
+    news = panel.locator(".news")
+    expect(news).to_contain_text("Round 1 showdown at penalty 5: Ann 651 · Ben 442 · Cat 321.")
+    expect(news.locator("mark.taker")).to_have_text("Cat 321")
+    expect(news).to_contain_text("Cat takes the penalty: 5 points.")
+    expect(panel.locator("tr", has_text="Cat").locator("td.num")).to_have_text("5")
+    expect(panel.locator("tr", has_text="Dan").locator("td.num")).to_have_text("3")
+
+    # Round 2: Ben opens (the next seat); everyone else runs: Ben is the lone survivor.
+    expect(glance).to_contain_text("Round2 of 2")
+    expect(glance).to_contain_text("OpenerBen")
+    open_at(page, 2)
+    choose(page, "Run with the mice")  # Cat
+    choose(page, "Run with the mice")  # Dan
+    expect(panel).to_contain_text("Ann's choice at penalty 2")
+    choose(page, "Run with the mice")  # Ann
+
+    expect(news).to_contain_text("Round 2: Ben is the lone survivor and takes nothing")
+    expect(glance).to_contain_text("Round2 of 2")
+    expect(panel).to_contain_text("Game over after 2 rounds. Ben wins with 0 penalty points.")
+    expect(panel).to_contain_text("Final standings: Ben 0, Ann 3, Dan 6, Cat 8.")
+    expect(panel.locator("tr.winner")).to_contain_text("Ben")
+    expect(panel.get_by_role("button", name="Run with the mice")).to_have_count(0)
+
+    # Nothing is lost on reload.
+    page.reload()
+    expect(page.locator("#panel")).to_contain_text("Final standings: Ben 0, Ann 3, Dan 6, Cat 8.")
