@@ -10,6 +10,11 @@ def dice_text(dice) -> str:
     return "-".join(str(d) for d in dice)
 
 
+def mia_value(value) -> str:
+    """A Mia value as said at the table: 21 is "Mia"."""
+    return "Mia" if value == 21 else str(value)
+
+
 def describe(entry: dict) -> str:
     """One line for an entry of any game: "Cat: 4-1 in 3", "Ben announces 54"."""
     if not isinstance(entry, dict):
@@ -28,15 +33,15 @@ def describe(entry: dict) -> str:
     if kind == "announce":
         if "penalty" in entry:
             return f"{p} announces a penalty of {entry['penalty']}"
-        return f"{p} announces {entry.get('value')}"
+        return f"{p} announces {mia_value(entry.get('value'))}"
     if kind == "pass":
         if "value" in entry:
-            return f"{p} passes, raising to {entry['value']}"
+            return f"{p} passes, raising to {mia_value(entry['value'])}"
         return f"{p} passes"
     if kind == "challenge":
         cup = "-".join(str(d) for d in sorted(entry.get("cup", []), reverse=True))
         if "owner" in entry:
-            return f"{p} challenges {entry['owner']}'s {entry.get('announced')}: the cup shows {cup}"
+            return f"{p} challenges {entry['owner']}'s {mia_value(entry.get('announced'))}: the cup shows {cup}"
         return f"{p} challenges: the cup shows {cup}"
     if kind == "reverse":
         return f"{p} reverses the direction of play"

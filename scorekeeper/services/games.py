@@ -98,9 +98,11 @@ def _claim(session: Session, game: Game, version: int | None) -> None:
 
 
 def _finish(session: Session, game: Game, state: GameState) -> None:
-    game.finished = state.finished
-    game.rounds = len(state.summary()["rounds"])
-    game.winners = json.dumps(list(state.summary()["winners"]))
+    """Mirror what the lists show (finished, rounds, winners) and commit."""
+    summary = state.summary()
+    game.finished = summary["finished"]
+    game.rounds = len(summary["rounds"])
+    game.winners = json.dumps(list(summary["winners"]))
     session.add(game)
     session.commit()
 

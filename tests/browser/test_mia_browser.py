@@ -1,0 +1,124 @@
+"""A Mia game on a phone-sized Chromium: both entry modes, a Mia challenge, an elimination, to the end."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from playwright.sync_api import Page, expect
+
+from .conftest import register, set_up
+
+SHOTS = os.environ.get("MIA_SCREENSHOTS")  # a folder: save Pixel-7 screenshots there
+
+
+def posted(page: Page):
+    return page.expect_response(lambda r: r.request.method == "POST" and "/entries" in r.url)
+
+
+def shot(page: Page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"mia-{name}.png"), full_page=True)
+
+
+def mode(page: Page, name: str) -> None:
+    """Switch entry mode with the toggle (an htmx GET that keeps ?mode= in the address)."""
+    with page.expect_response(lambda r: "mode=" in r.url and r.request.method == "GET"):
+        page.get_by_role("link", name=name, exact=True).click()
+
+
+def announce(page: Page, value: str) -> None:
+    """One tap: roll and announce ``value``."""
+    with posted(page):
+        page.locator("fieldset", has_text="announce").get_by_role("button", name=value, exact=True).click()
+
+
+def cup(page: Page, a: int, b: int) -> None:
+    """Two taps: the lifted cup's first die, then the second die sends the challenge."""
+    page.locator("fieldset", has_text="first die").locator("label").nth(a - 1).click()
+    with posted(page):
+        page.locator("fieldset", has_text="Second die").get_by_role("button").nth(b - 1).click()
+
+
+def quick(page: Page, announced: int, a: int, b: int) -> None:
+    """Quick entry with the preset owner: announced value, two cup dice (three taps)."""
+    page.locator(".mia-pick label").filter(has=page.locator(f'input[value="{announced}"]')).click()
+    cup(page, a, b)
+
+
+def lives(page: Page, player: str):
+    return page.locator("table.scores tr", has_text=player).locator(".sr-only")
+
+
+def test_mia_game_both_modes_to_the_end(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mia", ["Ann", "Ben", "Cat"], starter=0)
+    panel = page.locator("#panel")
+    expect(panel).to_contain_text("Ann rolls and announces")
+    expect(panel).to_contain_text("3 lives each · standard order")
+
+    # Round 1, the full trail: Ann announces Mia; Ben may not roll, only challenge or pass.
+    announce(page, "Mia")
+    expect(panel.locator(".mia-claim")).to_contain_text("Ann says Mia")
+    expect(panel.locator(".mia-claim")).to_contain_text("Ben: challenge or pass")
+    expect(panel.locator("fieldset", has_text="Roll and announce")).to_have_count(0)
+    shot(page, "claim")
+    cup(page, 6, 5)  # the cup shows 65, not Mia: Ann lied, and a Mia challenge costs 2
+    expect(panel.locator(".news")).to_contain_text("Ann loses 2 lives (a Mia challenge costs 2)")
+    expect(lives(page, "Ann")).to_have_text("1 life")
+
+    # Round 2, quick entry: Ann owns the cup, Ben challenges her 54; the cup shows 43.
+    mode(page, "Quick entry")
+    expect(page).to_have_url(re.compile(r"/games/\d+\?mode=quick$"))
+    expect(panel).to_contain_text("Cup owner Ann · challenged by Ben")
+    quick(page, 54, 4, 3)
+    expect(panel.locator(".news")).to_contain_text("Ann loses 1 life and is out")
+    expect(page.locator("tr.out", has_text="Ann")).to_have_count(1)
+    expect(lives(page, "Ann")).to_have_text("0 lives")
+
+    # Round 3, still quick (the mode survived the entry): Ben owns the cup, Ann is skipped.
+    expect(panel).to_contain_text("Cup owner Ben · challenged by Cat")
+    with page.expect_response(lambda r: "owner=Cat" in r.url):
+        page.locator(".mia-owner").get_by_role("link", name="Cat").click()
+    expect(panel).to_contain_text("Cup owner Cat · challenged by Ben")
+    with page.expect_response(lambda r: "owner=Ben" in r.url):
+        page.locator(".mia-owner").get_by_role("link", name="Ben").click()
+    expect(panel).to_contain_text("Cup owner Ben · challenged by Cat")
+    shot(page, "quick")
+    quick(page, 65, 6, 6)  # 66 ranks above 65: Cat loses
+    expect(panel.locator(".news")).to_contain_text("Cat loses 1 life")
+
+    # Round 4, the trail again: Ben 31, Cat passes, back to Ben who passes raising to 41.
+    mode(page, "Full trail")
+    announce(page, "31")
+    with posted(page):
+        page.get_by_role("button", name="Cat passes: holds 31").click()
+    expect(panel.locator(".mia-claim")).to_contain_text("Back to Ben, who rolled last")
+    expect(panel.locator("fieldset", has_text="first die")).to_have_count(0)  # no challenge
+    with posted(page):
+        page.locator("fieldset", has_text="Pass, raising to").get_by_role("button", name="41", exact=True).click()
+    expect(panel.locator(".mia-claim")).to_contain_text("Ben passes, raising to 41")
+    cup(page, 1, 1)  # 11 ranks above 41: Cat loses
+    expect(lives(page, "Cat")).to_have_text("1 life")
+
+    # Rounds 5 and 6, quick: Ben's Mia is false (Ben loses 2), then his 62 (Ben out).
+    mode(page, "Quick entry")
+    quick(page, 21, 3, 1)
+    expect(lives(page, "Ben")).to_have_text("1 life")
+    quick(page, 62, 5, 1)
+    expect(panel).to_contain_text("Game over. Cat wins: the last with lives left.")
+    expect(panel).to_contain_text("Final lives: Ann 0, Ben 0, Cat 1.")
+    expect(page.locator("tr.winner", has_text="Cat")).to_have_count(1)
+    expect(panel.locator("form.entry")).to_have_count(0)
+    shot(page, "over")
+
+    # Nothing is lost on reload.
+    page.reload()
+    expect(page.locator("#panel")).to_contain_text("Game over. Cat wins")
+
+    # The quick reference: both orders, on one phone screen.
+    page.get_by_role("link", name="Quick reference").click()
+    expect(page.get_by_role("heading", name="Mia: quick reference")).to_be_visible()
+    expect(page.locator("ol.mia-order")).to_have_count(2)
+    shot(page, "rules")

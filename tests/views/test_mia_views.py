@@ -1,0 +1,301 @@
+"""The Mia pages through the test client: both entry modes, refusals, the variant, a game to the end."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from ..conftest import HX, messages, new_game, version_of
+
+
+def text_of(data: bytes) -> str:
+    """The page as plain text (tags out, entities decoded, spaces squeezed)."""
+    s = re.sub(r"<svg.*?</svg>", "", data.decode(), flags=re.S)
+    s = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", s)))
+    return re.sub(r" ([;.,:])", r"\1", s)
+
+
+def lives(data: bytes) -> dict:
+    """Each player's lives as the page says them to screen readers."""
+    rows = re.findall(r'<th scope="row">([^<]+?)\s*(?:<small>.*?)?</th>\s*<td>.*?<span class="sr-only">([^<]+)</span>',
+                      data.decode(), flags=re.S)
+    return dict(rows)
+
+
+class Table:
+    """Posts entries the way the page's forms do; keeps the version."""
+
+    def __init__(self, client, game):
+        self.client, self.game = client, game
+        self.version = version_of(client.get(f"/games/{game}").data)
+
+    def post(self, **fields):
+        data = {"version": str(self.version), **{k: str(v) for k, v in fields.items()}}
+        r = self.client.post(f"/games/{self.game}/entries", data=data, headers=HX)
+        if r.status_code == 200:
+            self.version += 1
+        return r
+
+    def ok(self, **fields):
+        r = self.post(**fields)
+        assert r.status_code == 200, messages(r.data)
+        return r
+
+    def announce(self, player, value, mode="trail"):
+        return self.ok(type="announce", player=player, value=value, mode=mode)
+
+    def pass_(self, player, value=None):
+        fields = {"type": "pass", "player": player, "mode": "trail"}
+        if value is not None:
+            fields["value"] = value
+        return self.ok(**fields)
+
+    def challenge(self, player, cup):
+        return self.ok(type="challenge", player=player, mode="trail", **{"cup.0": cup[0], "cup.1": cup[1]})
+
+    def quick(self, owner, challenger, announced, cup):
+        return self.ok(type="challenge", player=challenger, owner=owner, announced=announced, mode="quick",
+                       **{"cup.0": cup[0], "cup.1": cup[1]})
+
+    def record(self):
+        return self.client.get(f"/games/{self.game}/record.json").json
+
+
+@pytest.fixture
+def table(client, auth):
+    auth.register()
+    return Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
+
+
+def test_setup_with_options_shows_the_variant(client, auth):
+    auth.register()
+    setup = client.get("/games/new/mia").data.decode()
+    for label in ("Starting lives", "Order of rolls", "Pass back", "Next round starts with", "Winner gains a life",
+                  "Mia reverses direction", "Scoring", "Roll-off for a tie"):
+        assert label in setup
+    game = new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="1", lives=4, order="sum",
+                    pass_back="may-pass", next_starter="loser", winner_gains_life=True, mia_reverses=True,
+                    scoring="bonus-points")
+    record = client.get(f"/games/{game}/record.json").json
+    assert record["options"] == {"lives": 4, "order": "sum", "pass_back": "may-pass", "next_starter": "loser",
+                                 "winner_gains_life": True, "mia_reverses": True, "scoring": "bonus-points",
+                                 "rolloff": False}
+    page = client.get(f"/games/{game}")
+    text = text_of(page.data)
+    for words in ("4 lives each", "sum order", "pass back may pass without raising",
+                  "next round starts with the loser", "winner gains a life: on", "Mia reverses direction: on",
+                  "bonus points (ends when anyone has no lives"):
+        assert words in text, words
+    assert "Ben rolls and announces" in text
+    assert ">Bonus</th>" in page.data.decode()
+    # Sum order: the picker lists values worst first with their sums; 63 and 54 sit together.
+    buttons = re.findall(r'name="value" value="(\d+)"', page.data.decode())
+    assert buttons[:3] == ["31", "32", "41"] and buttons[-1] == "21"
+    assert abs(buttons.index("54") - buttons.index("63")) == 1
+    assert "63 (9)" in text
+
+
+def test_default_variant_in_words(client, table):
+    text = text_of(client.get(f"/games/{table.game}").data)
+    assert ("3 lives each · standard order (11 best double, 66 worst) · pass back must raise · next round "
+            "starts with the challenged cup owner · winner gains a life: off · Mia reverses direction: off · "
+            "elimination") in text
+
+
+def test_round_in_full_trail(client, table):
+    r = table.announce("Ann", 54)
+    text = text_of(r.data)
+    assert "Ann says 54 Ben: challenge, pass or roll" in text
+    page = r.data.decode()
+    # Only values above 54, smallest raise first, Mia last.
+    offered = re.findall(r'name="value" value="(\d+)"', page)
+    assert offered == ["61", "62", "63", "64", "65", "66", "55", "44", "33", "22", "11", "21"]
+    assert 'name="mode" value="trail"' in page
+    r = table.pass_("Ben")
+    assert "Ben passes on 54 Cat: challenge, pass or roll" in text_of(r.data)
+    r = table.announce("Cat", 61)
+    assert "Ann says 54 → Ben passes → Cat says 61" in text_of(r.data)
+    r = table.challenge("Ann", (3, 4))
+    text = text_of(r.data)
+    assert "Round 1: Ann challenged Cat's 61; the cup showed 43." in text
+    assert "Cat loses 1 life." in text
+    assert lives(r.data) == {"Ann": "3 lives", "Ben": "3 lives", "Cat": "2 lives"}
+    assert "Cat rolls and announces" in text  # next round: the challenged cup owner starts
+    assert table.record()["entries"][-1] == {"type": "challenge", "player": "Ann", "cup": [3, 4]}
+
+
+def test_pass_back_offers_raise_only(client, table):
+    table.announce("Ann", 54)
+    table.pass_("Ben")
+    r = table.pass_("Cat")
+    page, text = r.data.decode(), text_of(r.data)
+    assert "Back to Ann, who rolled last: roll or pass by raising" in text
+    assert 'name="type" value="challenge"' not in page  # the last roller may not challenge
+    assert "Pass, raising to" in text and "Ann passes without raising" not in text
+    r = table.pass_("Ann", 61)
+    assert "Ann passes, raising to 61 Ben: challenge, pass or roll" in text_of(r.data)
+
+
+def test_round_in_quick_entry(client, table):
+    page = client.get(f"/games/{table.game}?mode=quick")
+    text = text_of(page.data)
+    assert "Who was the challenged cup owner?" in text
+    assert "Cup owner Ann · challenged by Ben" in text
+    # Another owner: the challenger follows.
+    page = client.get(f"/games/{table.game}?mode=quick&owner=Cat", headers=HX)
+    assert page.data.lstrip().startswith(b'<section id="panel"')
+    assert "Cup owner Cat · challenged by Ann" in text_of(page.data)
+    assert 'name="owner" value="Cat"' in page.data.decode()
+    announced = re.findall(r'name="announced" value="(\d+)"', page.data.decode())
+    assert len(announced) == 21 and announced[-1] == "21"
+    r = table.quick("Cat", "Ann", 21, (5, 5))
+    text = text_of(r.data)
+    assert "Round 1: Ann challenged Cat's Mia (quick entry); the cup showed 55." in text
+    assert "Cat loses 2 lives (a Mia challenge costs 2)." in text
+    assert lives(r.data)["Cat"] == "1 life"
+    # The panel stays in quick mode, the next round's owner (Cat) preset.
+    assert 'name="mode" value="quick"' in r.data.decode()
+    assert "Cup owner Cat · challenged by Ann" in text
+    assert table.record()["entries"][-1] == {"type": "challenge", "player": "Ann", "owner": "Cat",
+                                             "announced": 21, "cup": [5, 5]}
+
+
+def test_quick_entry_with_the_wrong_challenger_is_refused(client, table):
+    before = table.record()
+    r = table.post(type="challenge", player="Cat", owner="Ann", announced=54, mode="quick",
+                   **{"cup.0": 4, "cup.1": 3})
+    assert r.status_code == 422
+    assert "the challenger of Ann is the next player, Ben, not Cat" in messages(r.data)[0]
+    assert 'name="mode" value="quick"' in r.data.decode()
+    assert table.record() == before
+
+
+def test_mode_switch_and_undo_keep_the_mode(client, table):
+    page = client.get(f"/games/{table.game}").data.decode()
+    assert 'href="/games/%d?mode=quick"' % table.game in page and 'aria-current="page">Full trail' in page
+    page = client.get(f"/games/{table.game}?mode=quick").data.decode()
+    assert 'aria-current="page">Quick entry' in page
+    table.quick("Ann", "Ben", 54, (6, 6))
+    r = client.post(f"/games/{table.game}/undo", data={"version": str(table.version)},
+                    headers={**HX, "HX-Current-URL": f"http://localhost/games/{table.game}?mode=quick"})
+    assert r.status_code == 200 and "Who was the challenged cup owner?" in text_of(r.data)
+    # Quick mode after an announcement was entered: the round is finished in the trail.
+    table.version = version_of(r.data)
+    table.announce("Ann", 54, mode="quick")
+    r = client.get(f"/games/{table.game}?mode=quick")
+    assert "finish it here" in text_of(r.data) and 'name="type" value="challenge"' in r.data.decode()
+
+
+def _eliminate_ann(table):
+    table.quick("Ann", "Ben", 21, (3, 1))  # Ann loses 2
+    table.quick("Ann", "Ben", 54, (3, 1))  # Ann loses her last life; Ben starts
+
+
+@pytest.mark.parametrize(
+    "before_steps,entry,needle",
+    [
+        ([("announce", "Ann", 54)], {"type": "announce", "player": "Ben", "value": 53},
+         "53 is not above 54: announce one of 61, 62, 63, 64, 65, 66, 55, 44, 33, 22, 11 or 21"),
+        ([("announce", "Ann", 21)], {"type": "announce", "player": "Ben", "value": 11},
+         "nothing ranks above Mia, so Ben cannot roll and announce higher"),
+        ([("announce", "Ann", 54), ("pass", "Ben"), ("pass", "Cat")], {"type": "pass", "player": "Ann"},
+         "Ann rolled last and knows the dice, so may pass only by announcing a higher value"),
+        ("eliminate", {"type": "announce", "player": "Ann", "value": 54}, "Ann is out (no lives left)"),
+        ([("announce", "Ann", 54)], {"type": "challenge", "player": "Ben", "cup.0": 7, "cup.1": 1},
+         "not 7"),
+        ([], {"type": "challenge", "player": "Ben", "owner": "Ann", "announced": 54, "cup.0": 4, "cup.1": 7},
+         "not 7"),
+    ],
+    ids=["not-above", "roll-after-mia", "pass-back-without-raising", "eliminated-player", "die-7",
+         "die-7-quick"],
+)
+def test_refused_entries_store_nothing(client, table, before_steps, entry, needle):
+    if before_steps == "eliminate":
+        _eliminate_ann(table)
+    else:
+        for kind, player, *rest in before_steps:
+            table.announce(player, *rest) if kind == "announce" else table.pass_(player, *rest)
+    before = table.record()
+    r = table.post(mode="trail", **entry)
+    assert r.status_code == 422
+    found = messages(r.data)
+    assert any(needle in html.unescape(m) for m in found), found
+    assert 'class="msg error" role="alert"' in r.data.decode()  # in place, in the panel
+    assert table.record() == before
+
+
+def test_eliminated_player_greyed_and_skipped(client, table):
+    _eliminate_ann(table)
+    page = client.get(f"/games/{table.game}").data.decode()
+    assert re.search(r'<tr class="out">\s*<th scope="row">Ann <small>· out</small>', page)
+    assert "0 lives" in text_of(page.encode())
+    r = table.announce("Ben", 54)
+    assert "Ben says 54 Cat: challenge, pass or roll" in text_of(r.data)
+    r = table.pass_("Cat")
+    assert "Ben passes" not in text_of(r.data)
+    assert "Back to Ben, who rolled last" in text_of(r.data)  # Ann is skipped
+
+
+def test_mia_reverse_offer(client, auth):
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", mia_reverses=True))
+    table.announce("Ann", 21)
+    r = table.challenge("Ben", (6, 5))
+    assert "Ben: reverse to counter-clockwise" in text_of(r.data)
+    r = table.ok(type="reverse", player="Ben", mode="quick")
+    text = text_of(r.data)
+    assert "counter-clockwise ↺" in text and "reverse to" not in text
+    assert "Cup owner Ann · challenged by Cat" in text  # the next player is now counter-clockwise
+
+
+def test_game_to_the_end(client, table):
+    table.quick("Ann", "Ben", 21, (3, 1))  # Ann 1
+    table.quick("Ann", "Ben", 65, (6, 6))  # 66 ranks above 65: Ben 2
+    table.announce("Ann", 31)
+    table.challenge("Ben", (2, 3))  # Ben 1
+    r = table.quick("Ann", "Ben", 54, (4, 3))  # Ann out; Ben starts
+    assert "Ann loses 1 life and is out." in text_of(r.data)
+    assert "Cup owner Ben · challenged by Cat" in text_of(r.data)
+    table.quick("Ben", "Cat", 21, (2, 1))  # the cup shows Mia: Cat loses 2, Cat 1
+    table.announce("Ben", 62)
+    r = table.challenge("Cat", (1, 3))  # Ben out
+    text = text_of(r.data)
+    assert "Game over. Cat wins: the last with lives left." in text
+    assert "Final lives: Ann 0, Ben 0, Cat 1." in text
+    assert 'name="type"' not in r.data.decode().split("<h2>Last entries</h2>")[0]
+    from scorekeeper.rules import record as records
+
+    verdict = records.replay(table.record())
+    assert verdict["finished"] and verdict["winners"] == ["Cat"]
+    assert [x["lives_lost"] for x in verdict["rounds"]] == [2, 1, 1, 1, 2, 1]
+    before = table.record()
+    r = table.post(type="announce", player="Cat", value=54, mode="trail")
+    assert r.status_code == 422 and "the game is over" in messages(r.data)[0]
+    assert table.record() == before
+
+
+def test_quick_reference(client):
+    r = client.get("/rules/mia")
+    assert r.status_code == 200
+    text = text_of(r.data)
+    assert "Standard order (11 is the best double, 66 the worst): Mia 11 22 33 44 55 66 65 64" in text
+    assert "Sum order (doubles 66 down to 11" in text and "Mia 66 55 44 33 22 11 65 (11) 64 (10) 63 (9) 54 (9)" in text
+    assert "2 when Mia was announced or the cup shows Mia" in text
+
+
+def test_mia_round_the_table_and_may_pass(client, auth):
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", pass_back="may-pass"))
+    table.announce("Ann", 21)
+    table.pass_("Ben")
+    r = table.pass_("Cat")
+    text, page = text_of(r.data), r.data.decode()
+    assert "Mia went all the way round: Ann starts the round again" in text
+    assert len(re.findall(r'name="value" value="(\d+)"', page)) == 21  # any value
+    assert "Pass, raising to" not in text and "Ann passes without raising" in text
+    r = table.pass_("Ann")
+    text = text_of(r.data)
+    assert "Ann passed back without raising, so Ben may not pass." in text
+    assert "Ben: challenge" in text and 'name="type" value="pass"' not in r.data.decode()
