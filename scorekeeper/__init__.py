@@ -23,6 +23,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     from . import auth, config, db, htmx, web
     from .views import games, pwa, records, reference
+    from .views import history
 
     config.configure(app, test_config)
     db.init_app(app)
@@ -33,6 +34,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(records.bp)
     app.register_blueprint(reference.bp)
+    app.register_blueprint(history.bp)
     app.register_blueprint(pwa.bp)
     app.add_url_rule("/", endpoint="index", view_func=games.index)
     return app

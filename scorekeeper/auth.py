@@ -75,6 +75,14 @@ def find_user(name: str) -> User | None:
     return get_session().exec(stmt).first()
 
 
+def _browser_timezone(name: str | None) -> str:
+    """The browser's IANA zone from the register form if it is a known zone, else "UTC"."""
+    from .services.history import valid_timezone
+
+    name = (name or "").strip()
+    return name if valid_timezone(name) else "UTC"
+
+
 def safe_next(target: str | None) -> str:
     if target and not urlsplit(target).netloc and target.startswith("/") and not target.startswith("//"):
         return target
@@ -93,7 +101,8 @@ def register():
         if exists:
             form.username.errors.append("That name is taken; choose another.")
         else:
-            user = User(username=name, password_hash=generate_password_hash(form.password.data))
+            user = User(username=name, password_hash=generate_password_hash(form.password.data),
+                        timezone=_browser_timezone(request.form.get("timezone")))
             session.add(user)
             session.commit()
             login_user(user, remember=True)

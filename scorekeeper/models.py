@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from flask_login import UserMixin
-from sqlalchemy import MetaData, Text
+from sqlalchemy import Index, MetaData, Text, UniqueConstraint
 from sqlmodel import Column, Field, SQLModel
 
 # Named constraints, so batch migrations on SQLite can alter them later.
@@ -31,6 +31,8 @@ class User(UserMixin, SQLModel, table=True):
     username: str = Field(index=True, unique=True, max_length=40)
     password_hash: str = Field(max_length=255)
     created_at: datetime = Field(default_factory=utcnow)
+    #: The group's time zone (IANA name, such as "Europe/Berlin"); times are shown in it.
+    timezone: str = Field(default="UTC", max_length=64, sa_column_kwargs={"server_default": "UTC"})
 
 
 class Game(SQLModel, table=True):
@@ -52,6 +54,37 @@ class Game(SQLModel, table=True):
     winners: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))
     created_at: datetime = Field(default_factory=utcnow, index=True)
     updated_at: datetime = Field(default_factory=utcnow)
+    #: When the game was played (UTC): set up here, or the imported record's ``played_at``.
+    played_at: datetime = Field(default_factory=utcnow)
+
+    __table_args__ = (Index("ix_game_owner_id_played_at", "owner_id", "played_at"),)
+
+
+class Player(SQLModel, table=True):
+    """A person who plays at the account's tables: the same profile across its games.
+
+    ``name_key`` is ``name.casefold()``: a name is unique per account whatever its case.
+    """
+
+    __table_args__ = (UniqueConstraint("owner_id", "name_key", name="uq_player_owner_id_name_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    owner_id: int = Field(foreign_key="user.id", index=True)
+    name: str = Field(max_length=40)
+    name_key: str = Field(max_length=40)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class GamePlayer(SQLModel, table=True):
+    """One seat of a game linked to a player profile (``seat`` counts from 0, clockwise)."""
+
+    __tablename__ = "game_player"
+    __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_game_player_game_id_seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    seat: int
 
 
 class Entry(SQLModel, table=True):

@@ -6,7 +6,6 @@ import json
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
-from sqlmodel import func, select
 
 from .. import forms
 from ..db import get_session
@@ -16,6 +15,7 @@ from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.record import ReplayError, check_players
 from ..services import games as service
+from ..services import history
 from ..web import message_response
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -24,20 +24,10 @@ MAX_SEATS = 12
 
 @login_required
 def index():
-    """The account's games, newest first."""
-    session = get_session()
-    page = max(request.args.get("page", 1, type=int), 1)
-    per_page = 20
-    stmt = select(Game).where(Game.owner_id == current_user.id)
-    game_filter = request.args.get("game")
-    if game_filter in GAMES:
-        stmt = stmt.where(Game.game == game_filter)
-    total = session.exec(select(func.count()).select_from(stmt.subquery())).one()
-    rows = session.exec(stmt.order_by(Game.created_at.desc(), Game.id.desc())
-                        .offset((page - 1) * per_page).limit(per_page)).all()
-    return render_template("games/index.html", games=rows, games_registry=GAMES, page=page,
-                           pages=max((total + per_page - 1) // per_page, 1), game_filter=game_filter,
-                           loads=json.loads)
+    """The account's games, newest played first, filtered by game and player (see history.game_list)."""
+    from .history import game_list
+
+    return game_list()
 
 
 def owned(game_id: int) -> Game:
@@ -73,6 +63,16 @@ def setup(name: str):
         starter = request.form.get("starter", "0")
         if action == "add" and len(names) < MAX_SEATS:
             names.append("")
+        elif action.startswith("pick-") and action[5:].isdigit():
+            # A known player's button: their name goes in the next empty seat.
+            profile = history.get_player(get_session(), current_user.id, int(action[5:]))
+            seated = {(n or "").strip().casefold() for n in names}
+            if profile is not None and profile.name_key not in seated:
+                empty = next((i for i, n in enumerate(names) if not (n or "").strip()), None)
+                if empty is not None:
+                    names[empty] = profile.name
+                elif len(names) < min(MAX_SEATS, spec.max_players or MAX_SEATS):
+                    names.append(profile.name)
         elif action.startswith(("up-", "down-")):
             i = int(action.split("-")[1]) if action.split("-")[1].isdigit() else -1
             j = i - 1 if action.startswith("up-") else i + 1
@@ -84,7 +84,7 @@ def setup(name: str):
                     starter = str(i)
         data = {k: v for k, v in form.data.items() if k not in ("players", "csrf_token", "starter")}
         form = forms.setup_form(spec, len(names), data={**data, "players": names, "starter": starter})
-        return render_template("games/setup.html", spec=spec, form=form, error=None)
+        return render_template("games/setup.html", spec=spec, form=form, error=None, known=known_players())
     if request.method == "POST" and form.validate_on_submit():
         raw = [(n or "").strip() for n in form.players.data]
         starter = form.starter.data or "0"
@@ -98,6 +98,7 @@ def setup(name: str):
                 chosen = raw[idx] if idx < len(raw) and raw[idx] else names[0]
                 entries.append({"type": "start", "player": chosen})
             game = service.create_game(get_session(), current_user.id, spec.name, names, options, entries)
+            history.link_players(get_session(), current_user.id, game)
         except (RecordError, ReplayError) as err:
             error = str(err).removeprefix("record: ")
         else:
@@ -105,7 +106,12 @@ def setup(name: str):
     elif request.method == "POST":
         error = "Check the fields marked below."
     status = 400 if error else 200
-    return render_template("games/setup.html", spec=spec, form=form, error=error), status
+    return render_template("games/setup.html", spec=spec, form=form, error=error, known=known_players()), status
+
+
+def known_players() -> list:
+    """The account's player profiles, for the setup form's one-tap buttons."""
+    return history.known_players(get_session(), current_user.id)
 
 
 def render_game(loaded: service.Loaded, message: str | None = None, level: str = "info",
@@ -140,7 +146,8 @@ def _after_change(game: Game, action):
         return render_game(service.load(session, game), str(err), "error", 422)
     if is_htmx():
         return render_game(loaded)
-    return redirect(url_for("games.play", game_id=game.id), 303)
+    mode = request.form.get("mode") or None  # Mia's entry mode (quick or trail) is kept
+    return redirect(url_for("games.play", game_id=game.id, mode=mode), 303)
 
 
 @bp.route("/<int:game_id>/entries", methods=["POST"])

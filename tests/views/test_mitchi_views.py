@@ -157,8 +157,8 @@ def test_download_and_upload_record(client, game):
     r = client.get(f"/games/{game}/record.json")
     assert r.status_code == 200 and "attachment" in r.headers["Content-Disposition"]
     record = r.json
-    data = {"record": (io.BytesIO(json.dumps(record).encode()), "game.json")}
-    r = client.post("/games/import", data=data, content_type="multipart/form-data")
+    data = {"records": (io.BytesIO(json.dumps(record).encode()), "game.json")}
+    r = client.post("/import", data=data, content_type="multipart/form-data")
     assert r.status_code == 303
     new_id = int(r.headers["Location"].rsplit("/", 1)[1])
     again = client.get(f"/games/{new_id}/record.json").json
@@ -169,10 +169,10 @@ def test_upload_bad_record_stores_nothing(client, game):
     bad = {"format": 1, "game": "mitchi", "players": ["A", "B"], "options": {},
            "entries": [{"type": "start", "player": "A"}, {"type": "turn", "player": "B", "hand": [3, 1], "rolls": 1}]}
     count = client.get("/").data.count(b'href="/games/')
-    r = client.post("/games/import", data={"record": (io.BytesIO(json.dumps(bad).encode()), "bad.json")},
+    r = client.post("/import", data={"records": (io.BytesIO(json.dumps(bad).encode()), "bad.json")},
                     content_type="multipart/form-data")
     assert r.status_code == 400 and "entry 2: it is A&#39;s turn, not B&#39;s" in r.data.decode()
-    r = client.post("/games/import", data={"record": (io.BytesIO(b"{nope"), "bad.json")},
+    r = client.post("/import", data={"records": (io.BytesIO(b"{nope"), "bad.json")},
                     content_type="multipart/form-data")
     assert r.status_code == 400 and "not valid JSON" in r.data.decode()
     assert client.get("/").data.count(b'href="/games/') == count

@@ -1,0 +1,903 @@
+"""Past games: the list, summaries, plain-words logs, highlights, stats, charts, CSV, import/export.
+
+Everything about a game is computed from ONE replay of its log: the engine's
+``summary()`` (GAME-RECORD.md "What the engine says"): ``{"game", "finished",
+"scores": {name: int}, "winners": [name], "rounds": [round dict], "next"}``
+(Mia may add ``"bonus"``). Round dicts are the engines' ``as_dict()``:
+
+- Mitchi: ``number, starter, roll_limit, taker, pot, turns: [{player, hand,
+  rolls}], tie_breaks: [{order, pot, hands: [{player, hand}]}]``
+- Mia: ``number, owner, challenger, announced, cup, loser, winner,
+  lives_lost, lives_gained[, quick][, rolloff]``
+- Mice and Men: ``number, first, penalty, takers, runners, opening,
+  bidding: [{player, action, penalty[, dice, score]}], reveals: [{player,
+  dice, score}], survivor, taken: {name: int}``
+
+Scores: Mitchi points and Mice and Men penalty points, where the FEWEST win;
+Mia lives, where the most win. 0 is a real score everywhere (never "none"):
+nothing here tests a score for truth.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import zipfile
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+from html import escape
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, func, select
+
+from ..models import Entry, Game, GamePlayer, Player, utcnow
+from ..rules import GAMES
+from ..rules import record as records
+from ..rules.mia import MIA, value_label
+from ..rules.mitchi import MITCHI, hand_name, worst_of
+from . import games as service
+
+#: Games where the fewest points win (RULES.md Mitchi 11, Mice and Men 6).
+LOWEST_WINS = frozenset({"mitchi", "mice-and-men"})
+SCORE_WORD = {"mitchi": "points", "mia": "lives", "mice-and-men": "penalty points"}
+
+
+def lowest_wins(game: str) -> bool:
+    """True when the fewest points win (Mitchi, Mice and Men); False for Mia (most lives)."""
+    return game in LOWEST_WINS
+
+
+# --- time zones --------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def timezones() -> tuple[str, ...]:
+    """Every IANA zone name the system (or the tzdata package) knows, sorted."""
+    return tuple(sorted(available_timezones()))
+
+
+def valid_timezone(name: str | None) -> bool:
+    """True for a known IANA zone name such as "Europe/Berlin" or "UTC"."""
+    if not name or not isinstance(name, str) or len(name) > 64:
+        return False
+    if name not in set(timezones()) and name != "UTC":
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def local_time(moment: datetime, tz: str) -> datetime:
+    """``moment`` (aware; naive is taken as UTC) in the zone ``tz`` (UTC if unknown)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    zone = ZoneInfo(tz) if valid_timezone(tz) else ZoneInfo("UTC")
+    return moment.astimezone(zone)
+
+
+def when(moment: datetime, tz: str) -> str:
+    """A played-at time for people, in the group's zone: "Sun 29 Nov 2026, 00:30"."""
+    t = local_time(moment, tz)
+    return f"{t:%a} {t.day} {t:%b %Y}, {t:%H:%M}"
+
+
+# --- player profiles ---------------------------------------------------------
+
+
+def known_players(session: Session, owner_id: int) -> list[Player]:
+    """The account's player profiles, by name."""
+    return list(session.exec(select(Player).where(Player.owner_id == owner_id).order_by(Player.name_key)))
+
+
+def get_player(session: Session, owner_id: int, player_id: int) -> Player | None:
+    """The profile ``player_id`` if ``owner_id`` owns it, else None (the view answers 404)."""
+    player = session.get(Player, player_id)
+    if player is None or player.owner_id != owner_id:
+        return None
+    return player
+
+
+def link_players(session: Session, owner_id: int, game: Game) -> list[Player]:
+    """Link every seat of ``game`` to the account's profile of that name (case-insensitively),
+    creating missing profiles; commits. Returns the profiles in seat order.
+
+    Two phones creating the same new name at once: the loser of the race
+    retries once and finds the winner's profile.
+    """
+    names = json.loads(game.players)
+    for attempt in (1, 2):
+        try:
+            profiles = _profiles_for(session, owner_id, names)
+            for seat, profile in enumerate(profiles):
+                session.add(GamePlayer(game_id=game.id, player_id=profile.id, seat=seat))
+            session.commit()
+            return profiles
+        except IntegrityError:
+            session.rollback()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _profiles_for(session: Session, owner_id: int, names: list[str]) -> list[Player]:
+    keys = [n.casefold()[:40] for n in names]
+    found = {p.name_key: p for p in session.exec(
+        select(Player).where(Player.owner_id == owner_id, Player.name_key.in_(keys)))}
+    out = []
+    for name, key in zip(names, keys):
+        if key not in found:
+            found[key] = Player(owner_id=owner_id, name=name, name_key=key)
+            session.add(found[key])
+            session.flush()
+        out.append(found[key])
+    return out
+
+
+# --- the list ------------------------------------------------------------------
+
+
+def list_games(session: Session, owner_id: int, game: str | None = None, player_id: int | None = None,
+               page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
+    """One page of the account's games, newest played first, and the count of all that match.
+
+    ``game`` filters by game code name, ``player_id`` by profile. No replay:
+    the list reads the ``finished``/``rounds``/``winners`` columns.
+    """
+    stmt = select(Game).where(Game.owner_id == owner_id)
+    if game in GAMES:
+        stmt = stmt.where(Game.game == game)
+    if player_id is not None:
+        stmt = stmt.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id == player_id)))
+    total = session.exec(select(func.count()).select_from(stmt.subquery())).one()
+    rows = session.exec(stmt.order_by(Game.played_at.desc(), Game.id.desc())
+                        .offset((max(page, 1) - 1) * per_page).limit(per_page)).all()
+    return list(rows), total
+
+
+# --- replays -------------------------------------------------------------------
+
+_CACHE: OrderedDict[tuple, dict] = OrderedDict()
+_CACHE_SIZE = 4096
+
+
+def _key(session: Session, game: Game) -> tuple:
+    # The version moves on every change to the log; created_at tells apart games that
+    # reuse an id (a test database emptied between tests).
+    return (str(session.get_bind().url), game.id, game.version, game.created_at)
+
+
+def summary_of(loaded: service.Loaded) -> dict:
+    """The engine's summary of a loaded game (see the module doc for its shape)."""
+    return loaded.state.summary()
+
+
+def summaries(session: Session, games: list[Game]) -> dict[int, dict]:
+    """``{game.id: summary}`` for many games: one query for all their logs, one replay per game
+    (kept in a small in-process cache by game version, so a stats page does not replay again)."""
+    out: dict[int, dict] = {}
+    todo = []
+    for g in games:
+        hit = _CACHE.get(_key(session, g))
+        if hit is not None:
+            _CACHE.move_to_end(_key(session, g))
+            out[g.id] = hit
+        else:
+            todo.append(g)
+    logs: dict[int, list[dict]] = {g.id: [] for g in todo}
+    for chunk in range(0, len(todo), 500):
+        ids = [g.id for g in todo[chunk:chunk + 500]]
+        stmt = (select(Entry.game_id, Entry.data).where(Entry.game_id.in_(ids), Entry.status == "active")
+                .order_by(Entry.game_id, Entry.seq))
+        for game_id, data in session.exec(stmt):
+            logs[game_id].append(json.loads(data))
+    for g in todo:
+        summary = service.replay(g, logs[g.id]).summary()
+        remember(session, g, summary)
+        out[g.id] = summary
+    return out
+
+
+def remember(session: Session, game: Game, summary: dict) -> None:
+    """Keep ``summary`` for ``game`` at its current version."""
+    _CACHE[_key(session, game)] = summary
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+
+
+# --- scores round by round ---------------------------------------------------------
+
+
+def start_score(game: str, options: dict) -> int:
+    """Everyone's score before round 1: Mia starting lives, else 0."""
+    return options.get("lives", 3) if game == "mia" else 0
+
+
+def round_changes(game: str, rnd: dict) -> dict[str, int]:
+    """``{name: change}`` of one finished round (only players whose score moved)."""
+    if game == "mitchi":
+        return {rnd["taker"]: rnd["pot"]} if rnd.get("taker") is not None else {}
+    if game == "mia":
+        out: dict[str, int] = {}
+        if rnd.get("lives_lost"):
+            out[rnd["loser"]] = out.get(rnd["loser"], 0) - rnd["lives_lost"]
+        if rnd.get("lives_gained"):
+            out[rnd["winner"]] = out.get(rnd["winner"], 0) + rnd["lives_gained"]
+        return out
+    return dict(rnd.get("taken") or {})
+
+
+def score_series(game: str, players: list[str], options: dict, summary: dict) -> dict[str, list[int]]:
+    """``{name: [score before round 1, after round 1, ...]}``: len(rounds) + 1 values each."""
+    score = {p: start_score(game, options) for p in players}
+    series = {p: [score[p]] for p in players}
+    for rnd in summary["rounds"]:
+        for p, delta in round_changes(game, rnd).items():
+            score[p] += delta
+        for p in players:
+            series[p].append(score[p])
+    return series
+
+
+# --- standings, figures, highlights ---------------------------------------------------
+
+
+def standings(game: str, players: list[str], summary: dict) -> list[dict]:
+    """Players best first: ``[{"player", "score", "bonus" (Mia bonus-points or None), "rank"
+    (1 = best; tied players share it), "winner" (bool), "shared" (bool: a shared win)}]``.
+
+    Best is the fewest points in Mitchi and Mice and Men, the most lives (then
+    bonus points) in Mia. Winners are the engine's, listed first whatever the sort.
+    """
+    scores, bonus = summary["scores"], summary.get("bonus")
+    winners = set(summary.get("winners") or [])
+
+    def key(p):
+        if lowest_wins(game):
+            return (scores[p],)
+        return (-scores[p], -(bonus[p] if bonus else 0))
+
+    order = sorted(players, key=lambda p: (p not in winners, key(p), players.index(p)))
+    out, last, rank = [], None, 0
+    for i, p in enumerate(order):
+        k = (p not in winners, key(p))
+        if k != last:
+            rank, last = i + 1, k
+        out.append({"player": p, "score": scores[p], "bonus": bonus[p] if bonus else None, "rank": rank,
+                    "winner": p in winners, "shared": p in winners and len(winners) > 1})
+    return out
+
+
+def game_figures(game: str, players: list[str], summary: dict) -> dict[str, dict]:
+    """Per player figures of one game: ``{name: {"score", "won", "shared", "pots", "mitchis",
+    "lives_lost", "challenges_won", "mia_challenges_won", "runs", "rounds_taken"}}``.
+
+    ``won`` counts a sole or shared win (only once the game is finished);
+    ``shared`` is True for a shared win. Figures that do not apply to the game stay 0.
+    """
+    winners = summary.get("winners") or [] if summary.get("finished") else []
+    figs = {p: {"score": summary["scores"][p], "won": p in winners, "shared": p in winners and len(winners) > 1,
+                "pots": 0, "mitchis": 0, "lives_lost": 0, "challenges_won": 0, "mia_challenges_won": 0,
+                "runs": 0, "rounds_taken": 0} for p in players}
+    for rnd in summary["rounds"]:
+        if game == "mitchi":
+            figs[rnd["taker"]]["pots"] += 1
+            for t in rnd.get("turns", []):
+                figs[t["player"]]["mitchis"] += tuple(sorted(t["hand"], reverse=True)) == MITCHI
+            for tb in rnd.get("tie_breaks", []):
+                for t in tb["hands"]:
+                    figs[t["player"]]["mitchis"] += tuple(sorted(t["hand"], reverse=True)) == MITCHI
+        elif game == "mia":
+            figs[rnd["loser"]]["lives_lost"] += rnd.get("lives_lost", 0)
+            figs[rnd["winner"]]["challenges_won"] += 1
+            if MIA in (rnd["announced"], rnd["cup"]):
+                figs[rnd["winner"]]["mia_challenges_won"] += 1
+        else:
+            for p in rnd.get("runners", []):
+                figs[p]["runs"] += 1
+            for p in rnd.get("takers", []):
+                figs[p]["rounds_taken"] += 1
+    return figs
+
+
+def _best(figs: dict[str, dict], key: str) -> tuple[list[str], int]:
+    top = max((f[key] for f in figs.values()), default=0)
+    return [p for p, f in figs.items() if f[key] == top], top
+
+
+def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
+    """Notable moments: ``[{"title": str, "text": str}]`` (largest pot, most Mitchis,
+    longest tie-break chain; challenges and Mia challenges won, heaviest loss; highest
+    penalty taken, runs with the mice, lone survivors). Empty before the first round."""
+    from ..rules.base import join_names
+
+    rounds = summary["rounds"]
+    if not rounds:
+        return []
+    figs = game_figures(game, players, summary)
+    out = []
+
+    def add(title, text):
+        out.append({"title": title, "text": text})
+
+    if game == "mitchi":
+        big = max(rounds, key=lambda r: r["pot"])
+        add("Largest pot", f"{big['pot']} point{'s' if big['pot'] != 1 else ''}, taken by {big['taker']} "
+            f"in round {big['number']}")
+        who, n = _best(figs, "mitchis")
+        add("Most Mitchis", f"{join_names(who)}: {n}" if n else "Nobody rolled a Mitchi")
+        chain = max(rounds, key=lambda r: len(r.get("tie_breaks", [])))
+        k = len(chain.get("tie_breaks", []))
+        add("Longest tie-break chain", f"{k} tie-break{'s' if k != 1 else ''} in round {chain['number']}"
+            if k else "No tie-breaks")
+        who, n = _best(figs, "pots")
+        add("Most pots taken", f"{join_names(who)}: {n}")
+    elif game == "mia":
+        who, n = _best(figs, "challenges_won")
+        add("Most challenges won", f"{join_names(who)}: {n}")
+        who, n = _best(figs, "mia_challenges_won")
+        add("Mia challenges won", f"{join_names(who)}: {n}" if n else "No challenge involved a Mia")
+        heavy = max(rounds, key=lambda r: r.get("lives_lost", 0))
+        if heavy.get("lives_lost", 0) > 0:
+            add("Heaviest loss", f"{heavy['loser']} lost {heavy['lives_lost']} "
+                f"li{'ves' if heavy['lives_lost'] != 1 else 'fe'} in round {heavy['number']}")
+    else:
+        taken = [r for r in rounds if r.get("takers")]
+        if taken:
+            big = max(taken, key=lambda r: r["penalty"])
+            add("Highest penalty taken", f"{big['penalty']} by {join_names(big['takers'])} "
+                f"in round {big['number']}")
+        who, n = _best(figs, "runs")
+        add("Most runs with the mice", f"{join_names(who)}: {n}" if n else "Nobody ran")
+        lone = [r for r in rounds if r.get("survivor")]
+        if lone:
+            add("Lone survivors", ", ".join(f"{r['survivor']} (round {r['number']})" for r in lone[:5])
+                + (f" and {len(lone) - 5} more" if len(lone) > 5 else ""))
+    return out
+
+
+# --- the round-by-round log in plain words --------------------------------------------
+
+
+def _hand(hand) -> str:
+    return hand_name(sorted(hand, reverse=True))
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _lives(count: int) -> str:
+    return f"{count} life" if count == 1 else f"{count} lives"
+
+
+def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | None = None) -> list[str]:
+    """One finished round in plain words, a few sentences; ``after`` is ``{name: score}``
+    after the round (for "2 lives left")."""
+    from ..rules.base import join_names
+
+    if game == "mitchi":
+        lines = [f"{rnd['starter']} starts; roll limit {rnd['roll_limit']}."]
+        turns = rnd.get("turns", [])
+        lines.append("Hands: " + ", ".join(
+            f"{t['player']} {_hand(t['hand'])} in {t['rolls']}" for t in turns) + ".")
+        hands = [(t["player"], tuple(sorted(t["hand"], reverse=True))) for t in turns]
+        tbs = rnd.get("tie_breaks", [])
+        if hands:
+            worst = worst_of(hands)
+            worst_hand = _hand(dict(hands)[worst[0]])
+            if len(worst) == 1:
+                lines.append(f"Worst hand: {worst[0]} with {worst_hand}.")
+            else:
+                lines.append(f"Worst hand {worst_hand}, held by {join_names(worst)}: a tie-break.")
+        for i, tb in enumerate(tbs, start=1):
+            rolled = ", ".join(f"{h['player']} {_hand(h['hand'])}" for h in tb["hands"])
+            lines.append(f"Tie-break {i} (order {' → '.join(tb['order'])}, pot {tb['pot']}): {rolled}.")
+        lines.append(f"{rnd['taker']} takes the pot: {_n(rnd['pot'], 'point')}.")
+        return lines
+    if game == "mia":
+        order = options.get("order", "standard")
+        claim, cup = value_label(rnd["announced"], order), value_label(rnd["cup"], order)
+        lied = rnd["loser"] == rnd["owner"]
+        lines = [("Roll-off: " if rnd.get("rolloff") else "")
+                 + f"{rnd['owner']} claimed {claim}; {rnd['challenger']} challenged; the cup showed {cup}."]
+        verdict = "the claim was too high" if lied else "the claim held"
+        lost = rnd.get("lives_lost", 0)
+        text = f"{verdict.capitalize()}: {rnd['loser']} loses {_lives(lost)}"
+        if after is not None and not rnd.get("rolloff"):
+            text += f" ({after[rnd['loser']]} left)"
+        lines.append(text + ".")
+        if rnd.get("lives_gained"):
+            lines.append(f"{rnd['winner']} wins the challenge and gains {_lives(rnd['lives_gained'])}.")
+        return lines
+    # Mice and Men
+    run_penalty = options.get("run_penalty", 3)
+    bids = []
+    for a in rnd.get("bidding", []):
+        if a["action"] == "open":
+            bids.append(f"{a['player']} opens at {a['penalty']}")
+        elif a["action"] == "lead":
+            bids.append(f"{a['player']} leads to {a['penalty']}")
+        elif a["action"] == "join":
+            bids.append(f"{a['player']} joins")
+        else:
+            dice = f", showing {a['score']}" if "score" in a else ""
+            bids.append(f"{a['player']} runs with the mice (+{run_penalty}{dice})")
+    lines = ["Bidding: " + "; ".join(bids) + "." if bids else f"{rnd['first']} opens."]
+    if rnd.get("survivor"):
+        lines.append(f"Everyone else ran: {rnd['survivor']} is left alone and takes nothing.")
+        return lines
+    reveals = rnd.get("reveals", [])
+    if reveals:
+        lines.append("Showdown: " + ", ".join(f"{r['player']} {r['score']}" for r in reveals) + ".")
+    takers = rnd.get("takers", [])
+    if takers:
+        lines.append(f"Lowest: {join_names(takers)}, taking {rnd['penalty']} penalty "
+                     f"point{'s' if rnd['penalty'] != 1 else ''} each." if len(takers) > 1 else
+                     f"Lowest: {takers[0]} takes {_n(rnd['penalty'], 'penalty point')}.")
+    elif reveals:
+        lines.append("Tied for the lowest: nobody takes the penalty.")
+    return lines
+
+
+@dataclass
+class GameSummary:
+    """Everything the summary page shows, from one replay.
+
+    ``standings`` (see :func:`standings`), ``log``: ``[{"number", "lines": [str],
+    "after": {name: score}}]``, ``highlights``: ``[{"title", "text"}]``,
+    ``series``: ``{name: [score per round, round 0 first]}``.
+    """
+
+    game: Game
+    players: list[str]
+    options: dict
+    summary: dict
+    standings: list[dict] = field(default_factory=list)
+    log: list[dict] = field(default_factory=list)
+    highlights: list[dict] = field(default_factory=list)
+    series: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.summary["finished"])
+
+    @property
+    def winners(self) -> list[str]:
+        return list(self.summary["winners"])
+
+    @property
+    def shared(self) -> bool:
+        return len(self.summary["winners"]) > 1
+
+
+def game_summary(game: Game, summary: dict) -> GameSummary:
+    """Build the summary page's content from a game row and its ONE replay summary."""
+    players, options = json.loads(game.players), json.loads(game.options)
+    series = score_series(game.game, players, options, summary)
+    log = []
+    for i, rnd in enumerate(summary["rounds"], start=1):
+        after = {p: series[p][i] for p in players}
+        log.append({"number": rnd["number"], "lines": round_lines(game.game, rnd, options, after),
+                    "after": after})
+    return GameSummary(game, players, options, summary, standings(game.game, players, summary), log,
+                       highlights(game.game, players, summary), series)
+
+
+# --- the chart -----------------------------------------------------------------------
+
+
+def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes:
+    """A line chart (pygal, SVG bytes) of each player's score after every round.
+
+    No script: ``js=[]``. Sized for a 412px phone (it scales by its viewBox):
+    large labels, legend below, dots only for short games.
+    """
+    import pygal
+    from pygal.style import Style
+
+    rounds = max((len(v) for v in series.values()), default=1) - 1
+    style = Style(
+        background="white", plot_background="white", foreground="#222", foreground_strong="#111",
+        foreground_subtle="#bbb", font_family="system-ui, sans-serif",
+        label_font_size=15, major_label_font_size=15, legend_font_size=17, title_font_size=17,
+        value_font_size=14, tooltip_font_size=14, stroke_width=3,
+        colors=("#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#4e342e",
+                "#283593", "#9e9d24", "#37474f", "#d84315"),
+    )
+    word = SCORE_WORD.get(game, "points")
+    chart = pygal.Line(
+        js=[], style=style, width=420, height=380, explicit_size=False, legend_at_bottom=True,
+        legend_at_bottom_columns=min(3, max(len(series), 1)), show_dots=rounds <= 30, dots_size=3,
+        x_title="Round", y_title=word.capitalize() + (" (fewest win)" if lowest_wins(game) else ""),
+        title=title or None, truncate_legend=14, show_minor_x_labels=False, x_label_rotation=0,
+        margin=8, spacing=8, print_values=False, include_x_axis=True, disable_xml_declaration=False,
+        stroke_style={"width": 3},
+    )
+    chart.x_labels = [str(i) for i in range(rounds + 1)]
+    step = max(1, -(-rounds // 8))
+    chart.x_labels_major = [str(i) for i in range(0, rounds + 1, step)]
+    for name, values in series.items():
+        chart.add(name, values)
+    body = chart.render()
+    # pygal always embeds its config as an inline <script>, even with js=[]: drop it.
+    body = re.sub(rb"<script\b.*?</script>", b"", body, flags=re.S)
+    label = escape(title or f"{word.capitalize()} after every round")
+    return body.replace(b"<title>Pygal</title>", f"<title>{label}</title>".encode(), 1)
+
+
+# --- CSV ------------------------------------------------------------------------------
+
+CSV_COLUMNS = ("game_id", "game", "played_at", "round", "seat", "player", "action", "detail",
+               "change", "score_after")
+
+
+def csv_rows(game: Game, summary: dict) -> list[dict]:
+    """One row per player per finished round: ``{column: value}`` with :data:`CSV_COLUMNS`.
+
+    ``action``: Mitchi ``took pot`` / ``tie-break`` / ``played``; Mia ``cup owner`` /
+    ``challenger`` / ``watched``; Mice and Men ``ran`` / ``showdown`` / ``survivor``.
+    ``detail``: the hand(s), the claim and cup, the bidding and dice. ``change`` is what
+    the round did to the score (0 is written, never left empty).
+    """
+    players, options = json.loads(game.players), json.loads(game.options)
+    series = score_series(game.game, players, options, summary)
+    played = game.played_at.astimezone(timezone.utc).isoformat() if game.played_at else ""
+    rows = []
+    for i, rnd in enumerate(summary["rounds"], start=1):
+        changes = round_changes(game.game, rnd)
+        for seat, p in enumerate(players):
+            action, detail = _csv_cells(game.game, rnd, p, options)
+            rows.append({"game_id": game.id, "game": game.game, "played_at": played, "round": rnd["number"],
+                         "seat": seat + 1, "player": p, "action": action, "detail": detail,
+                         "change": changes.get(p, 0), "score_after": series[p][i]})
+    return rows
+
+
+def _csv_cells(game: str, rnd: dict, p: str, options: dict) -> tuple[str, str]:
+    if game == "mitchi":
+        hands = [f"{_hand(t['hand'])} in {t['rolls']}" for t in rnd.get("turns", []) if t["player"] == p]
+        tbs = [_hand(h["hand"]) for tb in rnd.get("tie_breaks", []) for h in tb["hands"] if h["player"] == p]
+        detail = "; ".join(hands + [f"tie-break {h}" for h in tbs])
+        action = "took pot" if rnd["taker"] == p else ("tie-break" if tbs else "played")
+        return action, detail
+    if game == "mia":
+        order = options.get("order", "standard")
+        if p == rnd["owner"]:
+            return "cup owner", f"claimed {value_label(rnd['announced'], order)}, cup {value_label(rnd['cup'], order)}"
+        if p == rnd["challenger"]:
+            return "challenger", f"challenged {value_label(rnd['announced'], order)}, cup {value_label(rnd['cup'], order)}"
+        return "watched", ""
+    moves = [a["action"] + (f" {a['penalty']}" if a["action"] in ("open", "lead") else "")
+             for a in rnd.get("bidding", []) if a["player"] == p]
+    shown = [str(r["score"]) for r in rnd.get("reveals", []) if r["player"] == p]
+    if p in rnd.get("runners", []):
+        action = "ran"
+    elif rnd.get("survivor") == p:
+        action = "survivor"
+    else:
+        action = "showdown"
+    return action, "; ".join(moves + [f"showed {s}" for s in shown])
+
+
+def write_csv(rows: list[dict]) -> str:
+    """CSV text (header line first, CRLF line ends as the csv module writes them)."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS)
+    writer.writeheader()
+    writer.writerows(rows)
+    return buf.getvalue()
+
+
+# --- records: export and import ------------------------------------------------------
+
+
+def export_record(session: Session, loaded: service.Loaded) -> dict:
+    """The game record (GAME-RECORD.md) plus ``played_at`` (ISO 8601, UTC) and ``history``."""
+    record = service.to_record(session, loaded)
+    record["played_at"] = loaded.game.played_at.astimezone(timezone.utc).isoformat()
+    return record
+
+
+def export_all(session: Session, owner_id: int) -> list[tuple[Game, dict, dict]]:
+    """Every game of the account, oldest played first: ``[(game, record, summary)]``."""
+    games = list(session.exec(select(Game).where(Game.owner_id == owner_id)
+                              .order_by(Game.played_at, Game.id)))
+    sums = summaries(session, games)
+    out = []
+    for g in games:
+        loaded = service.Loaded(g, service.active_entries(session, g), None)  # type: ignore[arg-type]
+        out.append((g, export_record(session, loaded), sums[g.id]))
+    return out
+
+
+def export_zip(items: list[tuple[Game, dict, dict]]) -> bytes:
+    """A zip: ``games.json`` (a list of records), ``games.csv`` (every round of every game),
+    and ``records/<id>-<game>.json`` one record per game."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("games.json", json.dumps([r for _, r, _ in items], indent=1, ensure_ascii=False))
+        rows = [row for g, _, s in items for row in csv_rows(g, s)]
+        z.writestr("games.csv", write_csv(rows))
+        for g, r, _ in items:
+            z.writestr(f"records/{g.id}-{g.game}.json", json.dumps(r, indent=1, ensure_ascii=False))
+    return buf.getvalue()
+
+
+class ImportProblem(ValueError):
+    """A file or record that cannot be loaded; nothing was stored. ``str()`` names the file."""
+
+
+@dataclass
+class Incoming:
+    """A checked record ready to store: where it came from, the record, its played_at."""
+
+    source: str
+    record: dict
+    played_at: datetime | None
+    history: list[dict]
+
+
+MAX_IMPORT = 2000
+
+
+def read_upload(filename: str, data: bytes) -> list[tuple[str, object]]:
+    """The records in one uploaded file: ``[(label, record)]``.
+
+    A file holds one record (a JSON object), a list of records, or is a zip
+    made by the export (its ``games.json``, else every ``*.json`` in it).
+    Raises :class:`ImportProblem`.
+    """
+    name = filename or "the file"
+    if data[:4] == b"PK\x03\x04":
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                names = z.namelist()
+                if "games.json" in names:
+                    return read_upload(f"{name}: games.json", z.read("games.json"))
+                out = []
+                for inner in sorted(n for n in names if n.endswith(".json")):
+                    out += read_upload(f"{name}: {inner}", z.read(inner))
+                if not out:
+                    raise ImportProblem(f"{name}: the zip holds no game record (.json)")
+                return out
+        except zipfile.BadZipFile:
+            raise ImportProblem(f"{name}: not a readable zip file") from None
+    try:
+        doc = records.loads(data)
+    except records.ReplayError as err:
+        raise ImportProblem(f"{name}: {err.reason}") from None
+    if isinstance(doc, list):
+        if not doc:
+            raise ImportProblem(f"{name}: the list holds no game record")
+        return [(f"{name}, record {i}", r) for i, r in enumerate(doc, start=1)]
+    return [(name, doc)]
+
+
+def check_incoming(label: str, record) -> Incoming:
+    """Replay one record completely and check its extras; raise :class:`ImportProblem`
+    ("<label>: entry 7: ..." or "<label>: record: ...")."""
+    try:
+        records.build(record)
+    except records.ReplayError as err:
+        raise ImportProblem(f"{label}: {err}") from None
+    played = record.get("played_at")
+    played_at = None
+    if played is not None:
+        try:
+            played_at = datetime.fromisoformat(played)
+        except (TypeError, ValueError):
+            raise ImportProblem(f"{label}: played_at must be an ISO 8601 time such as "
+                                f"2026-11-28T20:15:00+00:00, not {str(played)[:40]!r}") from None
+        if played_at.tzinfo is None:
+            played_at = played_at.replace(tzinfo=timezone.utc)
+    history = record.get("history") or []
+    if not isinstance(history, list) or not all(
+            isinstance(h, dict) and isinstance(h.get("seq"), int) and h.get("status") in ("undone", "replaced")
+            and isinstance(h.get("entry"), dict) for h in history):
+        raise ImportProblem(f"{label}: history must be a list of {{seq, status (undone or replaced), "
+                            f"entry, at}} objects")
+    for h in history:
+        try:
+            datetime.fromisoformat(h["at"]) if h.get("at") else None
+        except (TypeError, ValueError):
+            raise ImportProblem(f"{label}: history time {str(h.get('at'))[:40]!r} is not ISO 8601") from None
+    return Incoming(label, record, played_at, history)
+
+
+def import_files(session: Session, owner_id: int, files: list[tuple[str, bytes]]) -> list[Game]:
+    """Add every record in ``files`` (``[(filename, bytes)]``) as a new game of the account.
+
+    All or nothing: every record is read and replayed before any is stored; the
+    first problem raises :class:`ImportProblem` and nothing is stored. Each game
+    keeps its ``played_at`` and ``history`` and is linked to player profiles.
+    """
+    if not files:
+        raise ImportProblem("choose one or more game record files (.json, or a zip from the export)")
+    found = [item for name, data in files for item in read_upload(name, data)]
+    if len(found) > MAX_IMPORT:
+        raise ImportProblem(f"{len(found)} records at once is too many; load at most {MAX_IMPORT}")
+    checked = [check_incoming(label, record) for label, record in found]
+    games = []
+    try:
+        for inc in checked:
+            game = service.import_record(session, owner_id, inc.record)
+            if inc.played_at is not None:
+                game.played_at = inc.played_at
+            for h in inc.history:
+                at = datetime.fromisoformat(h["at"]) if h.get("at") else utcnow()
+                session.add(Entry(game_id=game.id, seq=h["seq"], data=json.dumps(h["entry"]),
+                                  status=h["status"],
+                                  created_at=at if at.tzinfo else at.replace(tzinfo=timezone.utc)))
+            session.add(game)
+            session.commit()
+            link_players(session, owner_id, game)
+            games.append(game)
+    except Exception:
+        # Checked above, so only the database can fail here: take back what was stored.
+        session.rollback()
+        for g in games:
+            _delete_game(session, g)
+        session.commit()
+        raise
+    return games
+
+
+def _delete_game(session: Session, game: Game) -> None:
+    for row in session.exec(select(GamePlayer).where(GamePlayer.game_id == game.id)):
+        session.delete(row)
+    for row in session.exec(select(Entry).where(Entry.game_id == game.id).order_by(Entry.id.desc())):
+        session.delete(row)
+    session.flush()
+    session.delete(game)
+
+
+# --- player stats ---------------------------------------------------------------------
+
+
+@dataclass
+class GameKindStats:
+    """One player's figures over one game kind (Mitchi, Mia or Mice and Men).
+
+    ``played`` counts every game (running ones too), ``finished`` the finished ones;
+    ``wins`` sole wins, ``shared_wins`` shared ones. ``total_score`` adds final scores
+    of finished games (points, lives left or penalty points; 0 counts).
+    """
+
+    game: str
+    played: int = 0
+    finished: int = 0
+    wins: int = 0
+    shared_wins: int = 0
+    total_score: int = 0
+    pots: int = 0
+    mitchis: int = 0
+    lives_lost: int = 0
+    challenges_won: int = 0
+    mia_challenges_won: int = 0
+    runs: int = 0
+    best: int | None = None  # the best final score: fewest points, or most lives
+
+    @property
+    def title(self) -> str:
+        return GAMES[self.game].title
+
+    @property
+    def lowest_wins(self) -> bool:
+        return lowest_wins(self.game)
+
+    @property
+    def win_rate(self) -> float | None:
+        """(sole + shared wins) / finished games, or None before any finished game."""
+        return (self.wins + self.shared_wins) / self.finished if self.finished else None
+
+    @property
+    def average(self) -> float | None:
+        """Average final score per finished game (points, lives left, penalty points), or None."""
+        return self.total_score / self.finished if self.finished else None
+
+    @property
+    def lives_lost_per_game(self) -> float | None:
+        return self.lives_lost / self.finished if self.finished else None
+
+    def add(self, figs: dict, finished: bool) -> None:
+        self.played += 1
+        for key in ("pots", "mitchis", "lives_lost", "challenges_won", "mia_challenges_won", "runs"):
+            setattr(self, key, getattr(self, key) + figs[key])
+        if not finished:
+            return
+        self.finished += 1
+        self.wins += figs["won"] and not figs["shared"]
+        self.shared_wins += figs["shared"]
+        self.total_score += figs["score"]
+        better = min if self.lowest_wins else max
+        self.best = figs["score"] if self.best is None else better(self.best, figs["score"])
+
+
+@dataclass
+class PlayerStats:
+    """A profile and its figures by game kind (``kinds``: ``{game: GameKindStats}``) and its games."""
+
+    player: Player
+    kinds: dict[str, GameKindStats] = field(default_factory=dict)
+    games: list[int] = field(default_factory=list)
+
+    @property
+    def played(self) -> int:
+        return sum(k.played for k in self.kinds.values())
+
+    @property
+    def wins(self) -> int:
+        return sum(k.wins for k in self.kinds.values())
+
+    @property
+    def shared_wins(self) -> int:
+        return sum(k.shared_wins for k in self.kinds.values())
+
+    @property
+    def finished(self) -> int:
+        return sum(k.finished for k in self.kinds.values())
+
+    @property
+    def win_rate(self) -> float | None:
+        return (self.wins + self.shared_wins) / self.finished if self.finished else None
+
+
+def player_stats(session: Session, owner_id: int, player_id: int | None = None) -> list[PlayerStats]:
+    """Stats of the account's profiles (or only ``player_id``), most games first.
+
+    One replay per game at most (see :func:`summaries`). A seat counts for the
+    profile it is linked to; the seat's name is read from that game.
+    """
+    stmt = select(Player).where(Player.owner_id == owner_id)
+    if player_id is not None:
+        stmt = stmt.where(Player.id == player_id)
+    profiles = {p.id: PlayerStats(p) for p in session.exec(stmt)}
+    if not profiles:
+        return []
+    links = list(session.exec(
+        select(GamePlayer.game_id, GamePlayer.player_id, GamePlayer.seat)
+        .join(Game, Game.id == GamePlayer.game_id)
+        .where(Game.owner_id == owner_id, GamePlayer.player_id.in_(list(profiles)))))
+    game_ids = sorted({g for g, _, _ in links})
+    games = {}
+    for chunk in range(0, len(game_ids), 500):
+        for g in session.exec(select(Game).where(Game.id.in_(game_ids[chunk:chunk + 500]))):
+            games[g.id] = g
+    sums = summaries(session, list(games.values()))
+    figures: dict[int, dict] = {}
+    for game_id, pid, seat in links:
+        g = games[game_id]
+        if game_id not in figures:
+            figures[game_id] = game_figures(g.game, json.loads(g.players), sums[game_id])
+        names = json.loads(g.players)
+        if seat >= len(names):
+            continue
+        stats = profiles[pid]
+        kind = stats.kinds.setdefault(g.game, GameKindStats(g.game))
+        kind.add(figures[game_id][names[seat]], bool(sums[game_id]["finished"]))
+        stats.games.append(game_id)
+    return sorted(profiles.values(), key=lambda s: (-s.played, s.player.name_key))
+
+
+def leaders(stats: list[PlayerStats]) -> list[dict]:
+    """Per game kind, who has the best average over finished games: ``[{"game", "title",
+    "players": [name], "average": float, "lowest_wins": bool}]``. The best is the LOWEST
+    average in Mitchi and Mice and Men, the highest (lives left) in Mia."""
+    out = []
+    for game in GAMES:
+        rows = [(s.player.name, s.kinds[game].average) for s in stats
+                if game in s.kinds and s.kinds[game].average is not None]
+        if not rows:
+            continue
+        pick = min if lowest_wins(game) else max
+        best = pick(a for _, a in rows)
+        out.append({"game": game, "title": GAMES[game].title, "players": [n for n, a in rows if a == best],
+                    "average": best, "lowest_wins": lowest_wins(game)})
+    return out

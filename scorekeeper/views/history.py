@@ -1,0 +1,191 @@
+"""Past games: the list, a game's summary and chart, player stats, CSV, export/import, settings."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
+                   url_for)
+from flask_login import current_user, login_required
+
+from ..db import get_session
+from ..rules import GAMES
+from ..services import games as service
+from ..services import history as hist
+from .games import owned
+
+bp = Blueprint("history", __name__)
+
+
+def _tz() -> str:
+    return current_user.timezone or "UTC"
+
+
+@bp.app_template_filter("when")
+def _when_filter(moment: datetime) -> str:
+    """``{{ game.played_at|when }}``: the time in the signed-in group's zone."""
+    tz = current_user.timezone if current_user.is_authenticated else "UTC"
+    return hist.when(moment, tz or "UTC")
+
+
+@bp.app_template_filter("num")
+def _num(value) -> str:
+    """A figure for people: 0 stays "0", None is "–" (no finished game yet), 2.50 is "2.5"."""
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+@bp.route("/history")
+@login_required
+def game_list():
+    """The account's games, newest played first; filter by game and by player; paginated."""
+    session = get_session()
+    page = max(request.args.get("page", 1, type=int), 1)
+    per_page = current_app.config.get("GAMES_PER_PAGE", 20)
+    game_filter = request.args.get("game") if request.args.get("game") in GAMES else None
+    player = None
+    if request.args.get("player", type=int):
+        player = hist.get_player(session, current_user.id, request.args.get("player", type=int))
+        if player is None:
+            abort(404)
+    rows, total = hist.list_games(session, current_user.id, game_filter, player.id if player else None,
+                                  page, per_page)
+    pages = max((total + per_page - 1) // per_page, 1)
+    return render_template("games/index.html", games=rows, games_registry=GAMES, page=page, pages=pages,
+                           total=total, game_filter=game_filter, player=player,
+                           players=hist.known_players(session, current_user.id), loads=json.loads,
+                           tz=_tz())
+
+
+@bp.route("/games/<int:game_id>/summary")
+@login_required
+def summary(game_id: int):
+    """Final standings, highlights, the chart and the round-by-round log of one game."""
+    game = owned(game_id)
+    session = get_session()
+    loaded = service.load(session, game)  # the one replay
+    result = hist.summary_of(loaded)
+    hist.remember(session, game, result)
+    view = hist.game_summary(game, result)
+    return render_template("history/summary.html", s=view, game=game, spec=GAMES[game.game],
+                           word=hist.SCORE_WORD[game.game], lowest=hist.lowest_wins(game.game), tz=_tz())
+
+
+@bp.route("/games/<int:game_id>/chart.svg")
+@login_required
+def chart(game_id: int):
+    """Each player's score (or lives) after every round, as an SVG image (no script)."""
+    game = owned(game_id)
+    session = get_session()
+    etag = f"chart-{game.id}-{game.version}-{int(game.created_at.timestamp())}"
+    if request.if_none_match.contains(etag):
+        return Response(status=304, headers={"ETag": f'"{etag}"'})
+    result = hist.summaries(session, [game])[game.id]
+    series = hist.score_series(game.game, json.loads(game.players), json.loads(game.options), result)
+    body = hist.chart_svg(game.game, series)
+    response = Response(body, mimetype="image/svg+xml")
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    # The SVG carries pygal's own <style>; it runs no script and loads nothing.
+    response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
+
+
+@bp.route("/games/<int:game_id>.csv")
+@login_required
+def game_csv(game_id: int):
+    """The game as CSV: one row per player per round."""
+    game = owned(game_id)
+    session = get_session()
+    result = hist.summaries(session, [game])[game.id]
+    body = hist.write_csv(hist.csv_rows(game, result))
+    return Response(body, mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{game.game}-{game.id}.csv"'})
+
+
+@bp.route("/export")
+@login_required
+def export():
+    """Every game of the account: ``?format=json`` (a list of game records) or ``zip``
+    (that list, one CSV of every round, and one record file per game)."""
+    session = get_session()
+    items = hist.export_all(session, current_user.id)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
+    if request.args.get("format") == "zip":
+        return Response(hist.export_zip(items), mimetype="application/zip",
+                        headers={"Content-Disposition": f'attachment; filename="games-{stamp}.zip"'})
+    body = json.dumps([r for _, r, _ in items], indent=1, ensure_ascii=False)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="games-{stamp}.json"'})
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@login_required
+def import_games():
+    """Add games from record files (one record, a list of records, or an export zip; several
+    files at once). A bad file stores nothing and says what is wrong."""
+    error = None
+    if request.method == "POST":
+        files = [(f.filename, f.read()) for f in request.files.getlist("records") if f and f.filename]
+        session = get_session()
+        try:
+            games = hist.import_files(session, current_user.id, files)
+        except hist.ImportProblem as err:
+            session.rollback()
+            error = f"Nothing was loaded. {err}"
+        else:
+            if len(games) == 1:
+                flash("1 game loaded.")
+                # A game still in play opens where the table goes on; a finished one, its summary.
+                endpoint = "history.summary" if games[0].finished else "games.play"
+                return redirect(url_for(endpoint, game_id=games[0].id), 303)
+            flash(f"{len(games)} games loaded.")
+            return redirect(url_for("index"), 303)
+    return render_template("history/import.html", error=error), 400 if error else 200
+
+
+@bp.route("/players")
+@login_required
+def players():
+    """Every player profile of the account with their figures, and the best averages."""
+    stats = hist.player_stats(get_session(), current_user.id)
+    return render_template("history/players.html", stats=stats, leaders=hist.leaders(stats))
+
+
+@bp.route("/players/<int:player_id>")
+@login_required
+def player(player_id: int):
+    """One player's figures by game, and their games."""
+    session = get_session()
+    profile = hist.get_player(session, current_user.id, player_id)
+    if profile is None:
+        abort(404)
+    stats = hist.player_stats(session, current_user.id, player_id)
+    rows, total = hist.list_games(session, current_user.id, player_id=player_id, per_page=10)
+    return render_template("history/player.html", player=profile, stats=stats[0] if stats else None,
+                           games=rows, total=total, games_registry=GAMES, loads=json.loads)
+
+
+@bp.route("/settings", methods=["GET", "POST"])
+@login_required
+def settings():
+    """The group's time zone (games are stored in UTC and shown in it)."""
+    error = None
+    if request.method == "POST":
+        tz = (request.form.get("timezone") or "").strip()
+        if hist.valid_timezone(tz):
+            session = get_session()
+            user = session.merge(current_user._get_current_object())
+            user.timezone = tz
+            session.add(user)
+            session.commit()
+            flash(f"Time zone set to {tz}.")
+            return redirect(url_for("history.settings"), 303)
+        error = f"{tz[:64]!r} is not a time zone; choose one from the list, such as Europe/Berlin."
+    now = hist.when(datetime.now(timezone.utc), _tz())
+    return render_template("history/settings.html", zones=hist.timezones(), current=_tz(), now=now,
+                           error=error), 400 if error else 200

@@ -1,0 +1,269 @@
+"""Past games pages: list, summary, chart, CSV, export/import, players, settings, migration."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from scorekeeper.db import migrate
+from scorekeeper.services import history as hist
+
+from ..conftest import PG_URL, new_game
+
+RECORDS = Path(__file__).parent.parent / "records"
+
+
+def golden(path: str) -> dict:
+    doc = json.loads((RECORDS / f"{path}.json").read_text())
+    return doc.get("record", doc)
+
+
+def upload(client, *docs, names=None):
+    files = [(io.BytesIO(json.dumps(d).encode() if not isinstance(d, bytes) else d),
+              (names or [f"r{i}.json" for i in range(len(docs))])[i]) for i, d in enumerate(docs)]
+    return client.post("/import", data={"records": files}, content_type="multipart/form-data")
+
+
+def game_ids(client) -> list[int]:
+    return [int(x) for x in re.findall(r'href="/games/(\d+)/summary"', client.get("/").data.decode())]
+
+
+def set_played_at(app, game_id: int, moment: datetime) -> None:
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Game
+
+    with app.app_context():
+        s = get_session()
+        g = s.get(Game, game_id)
+        g.played_at = moment
+        s.add(g)
+        s.commit()
+
+
+def test_summary_of_shared_win_on_zero(client, auth):
+    auth.register()
+    r = upload(client, golden("mitchi/mitchi-11-shared-win-zero"))
+    assert r.status_code == 303
+    gid = int(re.search(r"/games/(\d+)/summary", r.headers["Location"]).group(1))
+    page = client.get(f"/games/{gid}/summary").data.decode()
+    assert "Shared win: Ben and Cat" in page
+    assert page.count("— shared win</td>") == 2
+    assert '<td class="num">0</td>' in page
+    assert "Ann takes the pot: 4 points." in page
+    assert f'src="/games/{gid}/chart.svg' in page
+
+
+def test_summary_of_running_game(client, auth):
+    auth.register()
+    upload(client, golden("mitchi/mitchi-11-default-limit-24-not-ended"))
+    gid = game_ids(client)[0]
+    page = client.get(f"/games/{gid}/summary").data.decode()
+    assert "Still running: 2 rounds so far." in page and "Standings so far" in page
+    assert "winner" not in page.split("Standings so far")[1].split("</table>")[0]
+    assert "still running" in client.get("/").data.decode()
+
+
+def test_chart_is_svg_without_script(client, auth):
+    auth.register()
+    upload(client, golden("mice_and_men/mm-default-ten-rounds-end"))
+    gid = game_ids(client)[0]
+    r = client.get(f"/games/{gid}/chart.svg")
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    body = r.data.decode()
+    assert body.lstrip().startswith("<?xml") and "<svg" in body and "<script" not in body
+    assert "Penalty points (fewest" in body
+    assert "'unsafe-inline'" in r.headers["Content-Security-Policy"]
+    again = client.get(f"/games/{gid}/chart.svg", headers={"If-None-Match": r.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_csv_content(client, auth):
+    auth.register()
+    upload(client, golden("mitchi/mitchi-11-zero-point-winner"))
+    gid = game_ids(client)[0]
+    r = client.get(f"/games/{gid}.csv")
+    assert r.mimetype == "text/csv" and "attachment" in r.headers["Content-Disposition"]
+    lines = r.data.decode().splitlines()
+    assert lines[0] == "game_id,game,played_at,round,seat,player,action,detail,change,score_after"
+    assert len(lines) == 1 + 3 * 3
+    last = lines[-3:]
+    assert [line.split(",")[5] for line in last] == ["Ann", "Ben", "Cat"]
+    assert [line.split(",")[-1] for line in last] == ["6", "1", "0"]
+
+
+def test_import_round_trip(client, auth):
+    """Export then import gives the same record (history and played_at included)."""
+    auth.register()
+    gid = new_game(client, "mitchi", point_limit=5)
+    play = client.get(f"/games/{gid}").data.decode()
+    version = int(re.search(r'name="version" value="(\d+)"', play).group(1))
+    client.post(f"/games/{gid}/entries", data={"type": "turn", "player": "Ann", "hand.0": "5", "hand.1": "5",
+                                               "rolls": "1", "version": version})
+    client.post(f"/games/{gid}/undo", data={"version": version + 1})
+    exported = json.loads(client.get("/export?format=json").data)
+    assert len(exported) == 1 and exported[0]["history"][0]["status"] == "undone"
+    r = upload(client, exported, names=["all.json"])
+    assert r.status_code == 303
+    again = json.loads(client.get("/export?format=json").data)
+    assert len(again) == 2
+    assert again[0] == exported[0] and again[1] == exported[0]
+    single = json.loads(client.get(f"/games/{gid}/record.json").data)
+    assert {k: v for k, v in exported[0].items() if k != "played_at"} == single
+
+
+def test_import_several_and_bad_file_stores_nothing(client, auth):
+    auth.register()
+    good = golden("mitchi/mitchi-11-shared-win-zero")
+    bad = json.loads(json.dumps(good))
+    bad["entries"][2]["player"] = "Cat"
+    r = upload(client, good, [good, bad], names=["good.json", "list.json"])
+    assert r.status_code == 400
+    page = r.data.decode()
+    assert "Nothing was loaded. list.json, record 2: entry 3:" in page
+    assert game_ids(client) == []
+    r = upload(client, b"{not json", names=["broken.json"])
+    assert r.status_code == 400 and "broken.json: not valid JSON" in r.data.decode()
+    r = upload(client, dict(good, played_at="yesterday"), names=["when.json"])
+    assert r.status_code == 400 and "played_at must be an ISO 8601" in r.data.decode()
+    assert game_ids(client) == []
+    r = upload(client, good, [good, golden("mia/mia-5-skip-eliminated-game-end")], names=["a.json", "b.json"])
+    assert r.status_code == 303 and len(game_ids(client)) == 3
+
+
+def test_export_zip_holds_records_and_csv(client, auth):
+    auth.register()
+    upload(client, [golden("mitchi/mitchi-11-shared-win-zero"), golden("mia/mia-5-skip-eliminated-game-end")])
+    r = client.get("/export?format=zip")
+    z = zipfile.ZipFile(io.BytesIO(r.data))
+    assert len(json.loads(z.read("games.json"))) == 2
+    assert z.read("games.csv").decode().startswith("game_id,game,")
+    assert len([n for n in z.namelist() if n.startswith("records/")]) == 2
+    # The zip loads back as it is.
+    files = {"records": [(io.BytesIO(r.data), "games.zip")]}
+    assert client.post("/import", data=files, content_type="multipart/form-data").status_code == 303
+    assert len(game_ids(client)) == 4
+
+
+def test_list_paginates_filters_and_sorts_by_played_at(app, client, auth):
+    app.config["GAMES_PER_PAGE"] = 2
+    auth.register()
+    a = new_game(client, "mitchi", players=("Ann", "Ben", "Cat"))
+    b = new_game(client, "mia", players=("Ann", "Dan", "Eve"))
+    c = new_game(client, "mitchi", players=("Dan", "Eve", "Fay"))
+    set_played_at(app, a, datetime(2026, 11, 28, 23, 30, tzinfo=timezone.utc))
+    set_played_at(app, b, datetime(2026, 11, 20, 12, 0, tzinfo=timezone.utc))
+    set_played_at(app, c, datetime(2026, 11, 10, 12, 0, tzinfo=timezone.utc))
+    page1 = client.get("/").data.decode()
+    assert "Page 1 of 2" in page1
+    assert page1.index(f'/games/{a}"') < page1.index(f'/games/{b}"') and f'/games/{c}"' not in page1
+    assert f'/games/{c}"' in client.get("/?page=2").data.decode()
+    mia = client.get("/?game=mia").data.decode()
+    assert f'/games/{b}"' in mia and f'/games/{a}"' not in mia
+    ann = re.search(r'<option value="(\d+)">Ann</option>', page1).group(1)
+    only_ann = client.get(f"/?player={ann}").data.decode()
+    assert f'/games/{a}"' in only_ann and f'/games/{b}"' in only_ann and "1 of 2" not in only_ann
+    assert f'/games/{c}"' not in only_ann
+
+
+def test_time_zone_around_midnight(app, client, auth):
+    client.post("/register", data={"username": "ann", "password": "correct horse", "confirm": "correct horse",
+                                   "timezone": "Europe/Berlin"})
+    gid = new_game(client)
+    set_played_at(app, gid, datetime(2026, 11, 28, 23, 30, tzinfo=timezone.utc))
+    assert "Sun 29 Nov 2026, 00:30" in client.get("/").data.decode()
+    r = client.post("/settings", data={"timezone": "America/New_York"})
+    assert r.status_code == 303
+    assert "Sat 28 Nov 2026, 18:30" in client.get("/").data.decode()
+    assert "Sat 28 Nov 2026, 18:30" in client.get(f"/games/{gid}/summary").data.decode()
+    r = client.post("/settings", data={"timezone": "Nowhere/Land"})
+    assert r.status_code == 400 and "is not a time zone" in r.data.decode()
+
+
+def test_register_with_a_bad_browser_zone_falls_back_to_utc(client):
+    client.post("/register", data={"username": "ann", "password": "correct horse", "confirm": "correct horse",
+                                   "timezone": "Bogus/Zone"})
+    assert "selected>UTC<" in client.get("/settings").data.decode()
+
+
+def test_setup_offers_known_players_and_links_profiles(client, auth):
+    auth.register()
+    new_game(client, "mitchi", players=("Ann", "Ben", "Cat"))
+    page = client.get("/games/new/mitchi").data.decode()
+    ids = dict((n, i) for i, n in re.findall(r'value="pick-(\d+)"[^>]*>([^<]+)</button>', page))
+    assert set(ids) == {"Ann", "Ben", "Cat"}
+    data = {"seats": "3", "players-0": "", "players-1": "", "players-2": "", "starter": "0",
+            "action": f"pick-{ids['Ben']}", "opt_point_limit": "25"}
+    page = client.post("/games/new/mitchi", data=data).data.decode()
+    assert re.search(r'id="players-0"[^>]*value="Ben"', page)
+    assert f"pick-{ids['Ben']}" not in page and f"pick-{ids['Ann']}" in page
+    # A new game with "ann" in another case is the same person.
+    new_game(client, "mitchi", players=("ann", "Ben", "Dan"))
+    players = client.get("/players").data.decode()
+    assert players.count(">Ann</a>") == 1 and ">Dan</a>" in players
+    ann = client.get(f"/players/{ids['Ann']}").data.decode()
+    assert "2 games" in ann
+
+
+def test_player_stats_honest_in_lowest_wins(client, auth):
+    auth.register()
+    upload(client, [golden("mitchi/mitchi-11-zero-point-winner"), golden("mitchi/mitchi-11-shared-win-zero")])
+    page = client.get("/players").data.decode()
+    best = page.split("Best averages")[1].split("</dl>")[0]
+    assert "fewest points per game" in best and "Cat: 0" in best  # Cat: 0 and 0 points
+    cat = re.search(r'href="/players/(\d+)">Cat<', page).group(1)
+    cat_page = client.get(f"/players/{cat}").data.decode()
+    assert "1 win · 1 shared" in cat_page.replace("wins", "win")
+    assert re.search(r"Points per game \(fewer is better\)</th><td class=\"num\">0<", cat_page)
+    assert re.search(r"Win rate</th><td class=\"num\">100%<", cat_page)
+
+
+def test_other_accounts_get_404(client, auth):
+    auth.register()
+    upload(client, golden("mitchi/mitchi-11-shared-win-zero"))
+    gid = game_ids(client)[0]
+    pid = re.search(r'href="/players/(\d+)"', client.get("/players").data.decode()).group(1)
+    auth.logout()
+    auth.register("bob")
+    for url in (f"/games/{gid}/summary", f"/games/{gid}/chart.svg", f"/games/{gid}.csv", f"/players/{pid}",
+                f"/?player={pid}"):
+        assert client.get(url).status_code == 404, url
+    assert json.loads(client.get("/export?format=json").data) == []
+
+
+def test_pages_need_login(client):
+    for url in ("/history", "/players", "/settings", "/export", "/import", "/games/1/summary"):
+        assert client.get(url).status_code == 302, url
+
+
+@pytest.mark.skipif(bool(PG_URL), reason="builds its own SQLite file at revision 0001")
+def test_migration_0002_keeps_data_and_links_profiles(tmp_path):
+    url = "sqlite:///" + str(tmp_path / "old.sqlite3")
+    migrate(url, "0001")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO user (id, username, password_hash, created_at) "
+                          "VALUES (1, 'ann', 'x', '2026-11-01 10:00:00')"))
+        for gid, players in ((1, '["Ann", "Ben", "Cat"]'), (2, '["ann", "Dan", "Eve"]')):
+            conn.execute(text("INSERT INTO game (id, owner_id, game, players, options, version, finished, rounds, "
+                              "winners, created_at, updated_at) VALUES (:id, 1, 'mitchi', :p, '{}', 1, 0, 0, "
+                              "'[]', '2026-11-0' || :id || ' 20:00:00', '2026-11-02 20:00:00')"),
+                         {"id": gid, "p": players})
+            conn.execute(text("INSERT INTO entry (game_id, seq, data, status, created_at) VALUES "
+                              "(:id, 1, '{\"type\": \"start\", \"player\": \"Ann\"}', 'active', "
+                              "'2026-11-02 20:00:00')"), {"id": gid})
+    migrate(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM entry")).scalar() == 2
+        assert conn.execute(text("SELECT timezone FROM user")).scalar() == "UTC"
+        played = conn.execute(text("SELECT played_at, created_at FROM game ORDER BY id")).all()
+        assert all(p == c for p, c in played)
+        assert conn.execute(text("SELECT count(*) FROM player")).scalar() == 5
+        assert conn.execute(text("SELECT count(*) FROM game_player")).scalar() == 6
+    engine.dispose()
