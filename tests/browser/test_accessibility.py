@@ -44,12 +44,18 @@ def test_every_page_passes_axe(page: Page, live_server: str, scheme: str):
         game_url = page.url
         page.goto(game_url + "/log")
         assert_no_violations(page, f"{game} log")
+        page.goto(game_url + "/summary")
+        assert_no_violations(page, f"{game} summary")
     set_up(page, base, "mitchi", ["Ann", "Ben"], starter=None)
     assert_no_violations(page, "roll-off")
     page.goto(base + "/")
     assert_no_violations(page, "games list")
     page.goto(base + "/offline")
     assert_no_violations(page, "offline page")
+    for path, what in (("/players", "players"), ("/players/1", "a player's stats"), ("/settings", "settings"),
+                       ("/history?game=mia", "filtered list")):
+        page.goto(base + path)
+        assert_no_violations(page, what)
 
 
 def test_keyboard_alone_sets_up_and_plays_a_turn(page: Page, live_server: str):
