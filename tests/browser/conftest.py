@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+from contextlib import contextmanager
 
 import pytest
 from werkzeug.serving import make_server
@@ -90,3 +91,15 @@ def set_up(page, base: str, game: str, players: list[str], starter: int | None =
         page.locator(f"[name=opt_{key}]").fill(str(value))
     page.get_by_role("button", name="Start the game", exact=True).last.click()
     page.wait_for_url(f"{base}/games/*")
+
+
+@contextmanager
+def swapped(page):
+    """Wait, after the action in the block, until htmx has swapped in the new panel.
+
+    Waiting for the response alone is not enough: the next tap could land on the
+    old panel in the instant before the swap.
+    """
+    page.evaluate("() => { const p = document.querySelector('#panel'); if (p) p.dataset.old = '1'; }")
+    yield
+    page.wait_for_function("() => { const p = document.querySelector('#panel'); return p && !p.dataset.old; }")

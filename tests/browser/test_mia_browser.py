@@ -7,13 +7,13 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .conftest import register, set_up
+from .conftest import register, set_up, swapped
 
 SHOTS = os.environ.get("MIA_SCREENSHOTS")  # a folder: save Pixel-7 screenshots there
 
 
 def posted(page: Page):
-    return page.expect_response(lambda r: r.request.method == "POST" and "/entries" in r.url)
+    return swapped(page)
 
 
 def shot(page: Page, name: str) -> None:
@@ -23,7 +23,7 @@ def shot(page: Page, name: str) -> None:
 
 def mode(page: Page, name: str) -> None:
     """Switch entry mode with the toggle (an htmx GET that keeps ?mode= in the address)."""
-    with page.expect_response(lambda r: "mode=" in r.url and r.request.method == "GET"):
+    with swapped(page):
         page.get_by_role("link", name=name, exact=True).click()
 
 
@@ -79,10 +79,10 @@ def test_mia_game_both_modes_to_the_end(page: Page, live_server: str):
 
     # Round 3, still quick (the mode survived the entry): Ben owns the cup, Ann is skipped.
     expect(panel).to_contain_text("Cup owner Ben · challenged by Cat")
-    with page.expect_response(lambda r: "owner=Cat" in r.url):
+    with swapped(page):
         page.locator(".mia-owner").get_by_role("link", name="Cat").click()
     expect(panel).to_contain_text("Cup owner Cat · challenged by Ben")
-    with page.expect_response(lambda r: "owner=Ben" in r.url):
+    with swapped(page):
         page.locator(".mia-owner").get_by_role("link", name="Ben").click()
     expect(panel).to_contain_text("Cup owner Ben · challenged by Cat")
     shot(page, "quick")
