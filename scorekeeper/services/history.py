@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import threading
 import re
 import zipfile
 from collections import OrderedDict
@@ -165,6 +166,7 @@ def list_games(session: Session, owner_id: int, game: str | None = None, player_
 
 _CACHE: OrderedDict[tuple, dict] = OrderedDict()
 _CACHE_SIZE = 4096
+_CACHE_LOCK = threading.Lock()  # gunicorn runs threads; OrderedDict moves are not atomic
 
 
 def _key(session: Session, game: Game) -> tuple:
@@ -183,13 +185,15 @@ def summaries(session: Session, games: list[Game]) -> dict[int, dict]:
     (kept in a small in-process cache by game version, so a stats page does not replay again)."""
     out: dict[int, dict] = {}
     todo = []
-    for g in games:
-        hit = _CACHE.get(_key(session, g))
-        if hit is not None:
-            _CACHE.move_to_end(_key(session, g))
-            out[g.id] = hit
-        else:
-            todo.append(g)
+    with _CACHE_LOCK:
+        for g in games:
+            key = _key(session, g)
+            hit = _CACHE.get(key)
+            if hit is not None:
+                _CACHE.move_to_end(key)
+                out[g.id] = hit
+            else:
+                todo.append(g)
     logs: dict[int, list[dict]] = {g.id: [] for g in todo}
     for chunk in range(0, len(todo), 500):
         ids = [g.id for g in todo[chunk:chunk + 500]]
@@ -206,9 +210,10 @@ def summaries(session: Session, games: list[Game]) -> dict[int, dict]:
 
 def remember(session: Session, game: Game, summary: dict) -> None:
     """Keep ``summary`` for ``game`` at its current version."""
-    _CACHE[_key(session, game)] = summary
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    with _CACHE_LOCK:
+        _CACHE[_key(session, game)] = summary
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
 
 
 # --- scores round by round ---------------------------------------------------------
