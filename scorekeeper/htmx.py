@@ -37,3 +37,11 @@ def client_redirect(url: str, status: int = 200) -> Response:
     response = htmx_response("", redirect=url)
     response.status_code = status
     return response
+
+
+def retarget_headers(selector: str, swap: str = "innerHTML") -> dict:
+    """Headers that make htmx put this response into ``selector`` instead of the request's target.
+
+    Set by hand: htmx-flask's ``reswap`` refuses some swap styles (see module doc).
+    """
+    return {"HX-Retarget": selector, "HX-Reswap": swap}

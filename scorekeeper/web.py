@@ -8,7 +8,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from .htmx import is_htmx
+from .htmx import is_htmx, retarget_headers
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -20,7 +20,7 @@ def message_response(message: str, status: int, title: str = "Not done"):
     if is_htmx():
         body = render_template("_message.html", message=message, level="error")
         # Shown in the page's message area, never pasted over a panel.
-        return body, status, {"HX-Retarget": "#messages", "HX-Reswap": "innerHTML"}
+        return body, status, retarget_headers("#messages")
     return render_template("message.html", title=title, message=message), status
 
 
