@@ -38,7 +38,7 @@ def option_field(option: Option):
                           description=desc)
     if option.kind == "range":
         return FieldList(IntegerField(label, [InputRequired(), NumberRange(min=option.minimum)]),
-                         min_entries=2, max_entries=2, default=option.default, description=desc)
+                         label=label, min_entries=2, max_entries=2, default=option.default, description=desc)
     raise AssertionError(option.kind)
 
 

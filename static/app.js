@@ -19,19 +19,46 @@
     p.setAttribute("role", "alert");
     p.textContent = text;
     area.appendChild(p);
+    if (p.scrollIntoView) p.scrollIntoView({ block: "center" });
+  }
+
+  // Keep this page, as it stands now, for offline use (one copy per address, no extra request).
+  function keepPage() {
+    if (!window.caches || !("serviceWorker" in navigator)) return;
+    if (document.body.hasAttribute("data-forget-pages") || navigator.onLine === false) return;
+    var html = document.documentElement.cloneNode(true);
+    html.querySelectorAll(".arming").forEach(function (el) { el.classList.remove("arming"); });
+    html.setAttribute("data-kept-at", new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
+    var body = "<!doctype html>\n" + html.outerHTML;
+    caches.open("pages-v1").then(function (c) {
+      return c.put(location.href, new Response(body, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+    }).catch(function () { /* storage full or refused: the network copy still works */ });
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     showOffline(!navigator.onLine);
+    var kept = document.documentElement.getAttribute("data-kept-at");
+    var when = document.getElementById("offline-when");
+    if (kept && when) when.textContent = " at " + kept;
     document.querySelectorAll("input[data-browser-tz]").forEach(function (el) {
       try { el.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* keep the default */ }
     });
-    if (document.body.hasAttribute("data-forget-pages") && navigator.serviceWorker && navigator.serviceWorker.controller) {
-      navigator.serviceWorker.controller.postMessage("forget-pages");
-    }
+    // On the login page (after logging out): forget the pages kept on this phone.
+    if (document.body.hasAttribute("data-forget-pages") && window.caches) caches.delete("pages-v1");
   });
   window.addEventListener("online", function () { showOffline(false); });
   window.addEventListener("offline", function () { showOffline(true); });
+
+  // After a panel is swapped in, ignore taps for a moment: a double tap must not
+  // land on the next player's button, which appears where the first one was.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var panel = e.detail.target;
+    if (!panel || panel.id !== "panel") return;
+    var fresh = document.getElementById("panel");
+    fresh.classList.add("arming");
+    setTimeout(function () { fresh.classList.remove("arming"); }, 600);
+  });
+  document.addEventListener("htmx:afterSettle", function () { keepPage(); });
 
   // An entry that could not be sent stays selected on screen, to send again.
   document.addEventListener("htmx:sendError", function () {
@@ -47,6 +74,7 @@
   if ("serviceWorker" in navigator) {
     window.addEventListener("load", function () {
       navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* the app works without it */ });
+      navigator.serviceWorker.ready.then(function () { setTimeout(keepPage, 0); });
     });
   }
 })();

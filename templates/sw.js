@@ -4,7 +4,7 @@
    - POSTs and htmx fragment requests are never answered from a cache. */
 const VERSION = {{ version|tojson }};
 const STATIC = "static-" + VERSION;
-const PAGES = "pages-v1";
+const PAGES = "pages-v1";  // also written by app.js (the page after each entry) and cleared at login
 const ASSETS = {{ assets|tojson }};
 const OFFLINE = {{ offline_url|tojson }};
 
@@ -18,10 +18,6 @@ self.addEventListener("activate", (event) => {
       .then((keys) => Promise.all(keys.filter((k) => k !== STATIC && k !== PAGES).map((k) => caches.delete(k))))
       .then(() => self.clients.claim())
   );
-});
-
-self.addEventListener("message", (event) => {
-  if (event.data === "forget-pages") caches.delete(PAGES);
 });
 
 self.addEventListener("fetch", (event) => {

@@ -119,6 +119,21 @@ class Round:
         return next(t for t in self.turns if rank(t.hand) == worst)
 
     @property
+    def tied_on(self) -> tuple[int, int] | None:
+        """The hand the players in the running tie-break are tied on (the worst of the stage before)."""
+        if not self.tie_breaks:
+            return None
+        stage = self.turns if len(self.tie_breaks) == 1 else self.tie_breaks[-2].rolls
+        return max((t.hand for t in stage), key=rank)
+
+    @property
+    def worst_hand_players(self) -> list[str]:
+        """Everyone holding the worst hand so far, in the order they played (rules 5, 7)."""
+        if not self.turns:
+            return []
+        return worst_of([(t.player, t.hand) for t in self.turns])
+
+    @property
     def next_player(self) -> str | None:
         if len(self.turns) < len(self.order):
             return self.order[len(self.turns)]
@@ -203,6 +218,7 @@ class Mitchi(GameState):
             "roll_limit": rnd.roll_limit,
             "worst_hand": list(worst.hand) if worst else None,
             "worst_hand_player": worst.player if worst else None,
+            "worst_hand_players": rnd.worst_hand_players,
         }
         if rnd.in_tie_break:
             tb = rnd.tie_breaks[-1]

@@ -518,7 +518,8 @@ def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes
     )
     word = SCORE_WORD.get(game, "points")
     chart = pygal.Line(
-        js=[], style=style, width=420, height=380, explicit_size=False, legend_at_bottom=True,
+        js=[], style=style, width=420, height=340 + 32 * ((len(series) + 2) // 3), explicit_size=False,
+        legend_at_bottom=True,
         legend_at_bottom_columns=min(3, max(len(series), 1)), show_dots=rounds <= 30, dots_size=3,
         x_title="Round", y_title=word.capitalize() + (" (fewest win)" if lowest_wins(game) else ""),
         title=title or None, truncate_legend=14, show_minor_x_labels=False, x_label_rotation=0,

@@ -94,9 +94,10 @@ def setup(name: str):
             options = forms.form_options(spec, form)
             entries = []
             if starter != forms.ROLLOFF:
-                idx = int(starter) if starter.isdigit() else 0
-                chosen = raw[idx] if idx < len(raw) and raw[idx] else names[0]
-                entries.append({"type": "start", "player": chosen})
+                idx = int(starter) if starter.isdigit() else -1
+                if not 0 <= idx < len(raw) or not raw[idx]:
+                    raise RecordError("choose who starts: tick “starts” beside a name, or roll for it")
+                entries.append({"type": "start", "player": raw[idx]})
             game = service.create_game(get_session(), current_user.id, spec.name, names, options, entries)
             history.link_players(get_session(), current_user.id, game)
         except (RecordError, ReplayError) as err:

@@ -85,3 +85,39 @@ def test_posts_are_never_served_from_cache(page: Page, live_server: str):
         """() => fetch(location.pathname + '/undo', {method: 'POST'}).then(r => r.status, () => 'failed')"""
     )
     assert status == "failed"
+
+
+def test_offline_copy_follows_the_entries_made_on_the_page(page: Page, live_server: str):
+    """The kept copy is the page as it stands after the last entry, not as first loaded."""
+    from .conftest import swapped
+
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
+    game_url = page.url
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.locator("fieldset", has_text="First die").locator("label").nth(5).click()
+    page.locator("fieldset", has_text="Second die").locator("label").nth(2).click()
+    with swapped(page):
+        page.get_by_role("button", name="in 2", exact=True).click()
+    expect(page.locator("#panel")).to_contain_text("Ben's turn")
+    page.wait_for_timeout(300)  # the copy is written after the swap settles
+
+    page.context.set_offline(True)
+    page.goto(game_url)
+    expect(page.locator("#offline")).to_be_visible()
+    expect(page.locator("#offline")).to_contain_text("as last seen at")
+    expect(page.locator("#panel")).to_contain_text("Ben's turn")
+    expect(page.locator("#panel")).to_contain_text("Ann: 6-3 in 2")
+
+
+def test_logging_out_forgets_the_kept_pages(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.wait_for_function("caches.open('pages-v1').then(c => c.keys()).then(k => k.length > 0)")
+    page.goto(base + "/settings")
+    page.get_by_role("button", name="Log out").click()
+    page.wait_for_url(base + "/login")
+    page.wait_for_function("caches.keys().then(k => !k.includes('pages-v1'))")

@@ -390,3 +390,27 @@ def test_replay_refusal_names_entry_number():
     with pytest.raises(records.ReplayError) as info:
         records.replay(rec)
     assert str(info.value).startswith("entry 3:")
+
+
+def test_worst_hand_names_every_holder_and_tied_on_follows_the_chain():
+    from scorekeeper.rules import record as records
+
+    state = records.build({
+        "format": 1, "game": "mitchi", "players": ["A", "B", "C", "D"], "options": {},
+        "entries": [
+            {"type": "start", "player": "A"},
+            {"type": "turn", "player": "A", "hand": [3, 1], "rolls": 1},
+            {"type": "turn", "player": "B", "hand": [6, 6], "rolls": 1},
+            {"type": "turn", "player": "C", "hand": [1, 3], "rolls": 1},
+        ],
+    })
+    rnd = state.round
+    assert rnd.worst_hand_players == ["A", "C"]
+    assert state.expected()["worst_hand_players"] == ["A", "C"]
+    state.apply({"type": "turn", "player": "D", "hand": [3, 1], "rolls": 1})
+    assert rnd.in_tie_break and rnd.tied_on == (3, 1)
+    for player, hand in (("D", [5, 2]), ("C", [5, 2]), ("A", [6, 6])):
+        state.apply({"type": "tiebreak", "player": player, "hand": hand})
+    # D and C tie again on 5-2: the second tie-break is tied on 5-2, not the round's 3-1.
+    assert rnd.tie_breaks[-1].order == ["C", "D"]
+    assert rnd.tied_on == (5, 2)

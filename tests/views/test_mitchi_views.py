@@ -221,3 +221,24 @@ def test_rolloff_from_setup(client, auth):
         assert r.status_code == 200, messages(r.data)
         v += 1
     assert "Ben's turn (starts" in r.data.decode()
+
+
+def test_setup_refuses_a_starter_without_a_name(client, auth):
+    auth.register()
+    base = {"seats": "3", "players-0": "Ann", "players-1": "Ben", "players-2": "",
+            "opt_point_limit": "25", "action": "create"}
+    for starter in ("2", "9", "x"):
+        r = client.post("/games/new/mitchi", data={**base, "starter": starter})
+        assert r.status_code == 400 and "choose who starts" in r.data.decode()
+    assert client.get("/games/1").status_code == 404  # no game was stored
+
+
+def test_quick_reference_shows_the_games_own_options(client, game):
+    page = client.get(f"/games/{game}").data.decode()
+    import re
+
+    href = re.search(r'href="(/rules/mitchi[^"]*)"', page).group(1).replace("&amp;", "&")
+    assert "point_limit=3" in href
+    assert "point limit (3 in this game)" in client.get(href).data.decode()
+    assert "point limit (25)" in client.get("/rules/mitchi").data.decode()
+    assert "point limit (25)" in client.get("/rules/mitchi?point_limit=zero").data.decode()

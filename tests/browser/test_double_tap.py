@@ -1,0 +1,43 @@
+"""A double tap records one entry, even where the next player's button appears under the finger."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .conftest import register, set_up, swapped
+
+
+def test_second_tap_on_the_next_players_button_is_ignored(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0)
+    game_url = page.url
+    with swapped(page):
+        page.locator("fieldset", has_text="announces a penalty").get_by_role("button", name="3", exact=True).click()
+    join = page.get_by_role("button", name="Join the men", exact=True)
+    with swapped(page):
+        join.click()  # Ben joins
+    # The second tap of a double tap lands where Cat's "Join the men" now is.
+    join.click(timeout=1000, force=True)
+    page.wait_for_timeout(800)
+    record = page.request.get(game_url + "/record.json").json()
+    assert [e["type"] for e in record["entries"]] == ["start", "announce", "join"]
+    expect(page.locator("#panel")).to_contain_text("Cat's choice")
+    # A moment later, a deliberate tap works.
+    with swapped(page):
+        join.click()
+    record = page.request.get(game_url + "/record.json").json()
+    assert [e["player"] for e in record["entries"][-2:]] == ["Ben", "Cat"]
+
+
+def test_double_click_on_a_turn_records_it_once(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
+    page.locator("fieldset", has_text="First die").locator("label").nth(5).click()
+    page.locator("fieldset", has_text="Second die").locator("label").nth(4).click()
+    with swapped(page):
+        page.get_by_role("button", name="in 1", exact=True).dblclick()
+    page.wait_for_timeout(800)
+    record = page.request.get(page.url + "/record.json").json()
+    assert [e["type"] for e in record["entries"]] == ["start", "turn"]
