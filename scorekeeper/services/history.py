@@ -717,12 +717,31 @@ def check_incoming(label: str, record) -> Incoming:
     return Incoming(label, record, played_at, history)
 
 
-def import_files(session: Session, owner_id: int, files: list[tuple[str, bytes]]) -> list[Game]:
+def already_stored(session: Session, owner_id: int, record: dict) -> bool:
+    """True when the account has a game with the same game, seats, options and log."""
+    from ..rules import record as records
+
+    header = records.load_header(record)
+    same = session.exec(select(Game).where(Game.owner_id == owner_id, Game.game == header.spec.name,
+                                           Game.players == json.dumps(list(header.players)))).all()
+    for game in same:
+        if json.loads(game.options) != header.options:
+            continue
+        log = [json.loads(e.data) for e in service.active_entries(session, game)]
+        if log == record.get("entries", []):
+            return True
+    return False
+
+
+def import_files(session: Session, owner_id: int, files: list[tuple[str, bytes]],
+                 skipped: list[str] | None = None) -> list[Game]:
     """Add every record in ``files`` (``[(filename, bytes)]``) as a new game of the account.
 
     All or nothing: every record is read and replayed before any is stored; the
     first problem raises :class:`ImportProblem` and nothing is stored. Each game
     keeps its ``played_at`` and ``history`` and is linked to player profiles.
+    A record the account already has (same game, seats, options and log) is not
+    stored again; its label is appended to ``skipped``.
     """
     if not files:
         raise ImportProblem("choose one or more game record files (.json, or a zip from the export)")
@@ -730,6 +749,18 @@ def import_files(session: Session, owner_id: int, files: list[tuple[str, bytes]]
     if len(found) > MAX_IMPORT:
         raise ImportProblem(f"{len(found)} records at once is too many; load at most {MAX_IMPORT}")
     checked = [check_incoming(label, record) for label, record in found]
+    fresh, seen = [], set()
+    for inc in checked:
+        r = inc.record
+        key = json.dumps([r.get("game"), r.get("players"), r.get("options") or {}, r.get("entries", [])],
+                         sort_keys=True)
+        if key not in seen and not already_stored(session, owner_id, r):
+            fresh.append(inc)
+        seen.add(key)
+    if skipped is not None:
+        kept = {id(inc) for inc in fresh}
+        skipped.extend(inc.source for inc in checked if id(inc) not in kept)
+    checked = fresh
     games = []
     try:
         for inc in checked:

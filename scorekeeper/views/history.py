@@ -132,12 +132,17 @@ def import_games():
     if request.method == "POST":
         files = [(f.filename, f.read()) for f in request.files.getlist("records") if f and f.filename]
         session = get_session()
+        skipped: list[str] = []
         try:
-            games = hist.import_files(session, current_user.id, files)
+            games = hist.import_files(session, current_user.id, files, skipped)
         except hist.ImportProblem as err:
             session.rollback()
             error = f"Nothing was loaded. {err}"
         else:
+            if skipped:
+                flash(f"Already here, not loaded again: {', '.join(skipped)}.")
+            if not games:
+                return redirect(url_for("index"), 303)
             if len(games) == 1:
                 flash("1 game loaded.")
                 # A game still in play opens where the table goes on; a finished one, its summary.

@@ -109,13 +109,15 @@ def test_import_round_trip(client, auth):
     client.post(f"/games/{gid}/undo", data={"version": version + 1})
     exported = json.loads(client.get("/export?format=json").data)
     assert len(exported) == 1 and exported[0]["history"][0]["status"] == "undone"
+    single = json.loads(client.get(f"/games/{gid}/record.json").data)
+    assert {k: v for k, v in exported[0].items() if k != "played_at"} == single
+    # Loaded into another account (another phone), it is the same record.
+    auth.logout()
+    auth.register("bob")
     r = upload(client, exported, names=["all.json"])
     assert r.status_code == 303
     again = json.loads(client.get("/export?format=json").data)
-    assert len(again) == 2
-    assert again[0] == exported[0] and again[1] == exported[0]
-    single = json.loads(client.get(f"/games/{gid}/record.json").data)
-    assert {k: v for k, v in exported[0].items() if k != "played_at"} == single
+    assert again == exported
 
 
 def test_import_several_and_bad_file_stores_nothing(client, auth):
@@ -134,7 +136,9 @@ def test_import_several_and_bad_file_stores_nothing(client, auth):
     assert r.status_code == 400 and "played_at must be an ISO 8601" in r.data.decode()
     assert game_ids(client) == []
     r = upload(client, good, [good, golden("mia/mia-5-skip-eliminated-game-end")], names=["a.json", "b.json"])
-    assert r.status_code == 303 and len(game_ids(client)) == 3
+    assert r.status_code == 303
+    assert "Already here, not loaded again: b.json, record 1" in client.get(r.headers["Location"]).data.decode()
+    assert len(game_ids(client)) == 2  # the same record twice is one game
 
 
 def test_export_zip_holds_records_and_csv(client, auth):
@@ -145,10 +149,15 @@ def test_export_zip_holds_records_and_csv(client, auth):
     assert len(json.loads(z.read("games.json"))) == 2
     assert z.read("games.csv").decode().startswith("game_id,game,")
     assert len([n for n in z.namelist() if n.startswith("records/")]) == 2
-    # The zip loads back as it is.
+    # The zip loads back as it is, into another account; into the same one it adds nothing.
     files = {"records": [(io.BytesIO(r.data), "games.zip")]}
     assert client.post("/import", data=files, content_type="multipart/form-data").status_code == 303
-    assert len(game_ids(client)) == 4
+    assert len(game_ids(client)) == 2
+    auth.logout()
+    auth.register("bob")
+    files = {"records": [(io.BytesIO(r.data), "games.zip")]}
+    assert client.post("/import", data=files, content_type="multipart/form-data").status_code == 303
+    assert len(game_ids(client)) == 2
 
 
 def test_list_paginates_filters_and_sorts_by_played_at(app, client, auth):
@@ -267,3 +276,19 @@ def test_migration_0002_keeps_data_and_links_profiles(tmp_path):
         assert conn.execute(text("SELECT count(*) FROM player")).scalar() == 5
         assert conn.execute(text("SELECT count(*) FROM game_player")).scalar() == 6
     engine.dispose()
+
+
+def test_loading_the_same_record_twice_adds_it_once(client, auth):
+    auth.register()
+    record = golden("mitchi/mitchi-seed-tiebreak-example")
+    first = upload(client, record)
+    assert first.status_code == 303
+    before = game_ids(client)
+    again = upload(client, record)
+    assert again.status_code == 303
+    assert "Already here, not loaded again: r0.json" in client.get(again.headers["Location"]).data.decode()
+    assert game_ids(client) == before
+    # A record that differs (here in its options) is another game.
+    other = {**record, "options": {"point_limit": 30}}
+    upload(client, other)
+    assert len(game_ids(client)) == len(before) + 1
