@@ -122,3 +122,31 @@ def test_mia_game_both_modes_to_the_end(page: Page, live_server: str):
     expect(page.get_by_role("heading", name="Mia: quick reference")).to_be_visible()
     expect(page.locator("ol.mia-order")).to_have_count(2)
     shot(page, "rules")
+
+
+def test_mia_whole_game_in_the_full_trail(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mia", ["Ann", "Ben", "Cat"], starter=0, lives=1)
+    panel = page.locator("#panel")
+    announce(page, "43")  # Ann
+    announce(page, "52")  # Ben rolls and raises
+    cup(page, 3, 2)  # Cat challenges Ben: 32 is below 52, Ben loses his only life
+    expect(panel.locator(".news")).to_contain_text("Ben loses 1 life and is out")
+    # Next round starts with the challenged cup owner (Ben) but he is out: Cat starts.
+    announce(page, "61")
+    cup(page, 6, 2)  # Ann challenges Cat: 62 is above 61, Ann loses
+    expect(panel).to_contain_text("Game over. Cat wins")
+
+
+def test_mia_whole_game_in_quick_entry(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mia", ["Ann", "Ben", "Cat"], starter=1, lives=1)
+    panel = page.locator("#panel")
+    mode(page, "Quick entry")
+    quick(page, 42, 4, 2)  # Ben's 42 is true: Cat (the challenger) loses
+    expect(panel.locator(".news")).to_contain_text("Cat loses 1 life and is out")
+    expect(panel).to_contain_text("Cup owner Ben · challenged by Ann")
+    quick(page, 21, 2, 1)  # Ben's Mia is true: Ann loses
+    expect(panel).to_contain_text("Game over. Ben wins")
