@@ -51,12 +51,13 @@
 
   // After a panel is swapped in, ignore taps for a moment: a double tap must not
   // land on the next player's button, which appears where the first one was.
-  document.addEventListener("htmx:afterSwap", function (e) {
-    var panel = e.detail.target;
-    if (!panel || panel.id !== "panel") return;
-    var fresh = document.getElementById("panel");
+  // (htmx:load fires on the new panel itself; afterSwap would fire on the removed one.)
+  document.addEventListener("htmx:load", function (e) {
+    var fresh = e.target;
+    if (!fresh || fresh.id !== "panel") return;
     fresh.classList.add("arming");
-    setTimeout(function () { fresh.classList.remove("arming"); }, 600);
+    var ms = parseInt(document.body.getAttribute("data-arm-ms") || "600", 10);
+    setTimeout(function () { fresh.classList.remove("arming"); }, ms);
   });
   document.addEventListener("htmx:afterSettle", function () { keepPage(); });
 

@@ -104,3 +104,38 @@ def test_keyboard_alone_sets_up_and_plays_a_turn(page: Page, live_server: str):
     with swapped(page):
         page.keyboard.press("Enter")
     expect(page.locator("#panel")).to_contain_text("Ann's turn")
+
+
+REACHABLE = """() => {
+  const seen = new Set(), groups = new Set();
+  const all = [...document.querySelectorAll('#panel a[href], #panel button, #panel input:not([type=hidden]), #panel select, #panel summary')]
+    .filter(el => !el.disabled && el.getClientRects().length);
+  return all.filter(el => {
+    if (el.type === 'radio') { if (groups.has(el.name)) return false; groups.add(el.name); }
+    return true;
+  }).map(el => el.outerHTML.slice(0, 80));
+}"""
+
+
+@pytest.mark.parametrize("game,players", [
+    ("mitchi", ["Ann", "Ben", "Cat"]),
+    ("mia", ["Ann", "Ben", "Cat"]),
+    ("mice-and-men", ["Ann", "Ben", "Cat", "Dan"]),
+])
+def test_tab_reaches_every_control_of_a_game_page(page: Page, live_server: str, game: str, players):
+    """Every control on the panel (one per radio group) takes the focus with Tab alone."""
+    base = live_server
+    register(page, base, name=f"kb{game.replace('-', '')}")
+    set_up(page, base, game, players, starter=0)
+    wanted = page.evaluate(REACHABLE)
+    assert wanted
+    reached = set()
+    page.locator("body").focus()
+    for _ in range(400):
+        page.keyboard.press("Tab")
+        html = page.evaluate("document.activeElement && document.activeElement.outerHTML.slice(0, 80)")
+        if html in reached and len(reached) >= len(wanted):
+            break
+        reached.add(html)
+    missing = [w for w in wanted if w not in reached]
+    assert not missing, missing

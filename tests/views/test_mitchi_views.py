@@ -152,17 +152,21 @@ def test_correction_that_breaks_a_later_entry_is_refused(client, game):
     assert client.get(f"/games/{game}/record.json").json == before
 
 
-def test_download_and_upload_record(client, game):
+def test_download_and_upload_record(client, auth, game):
     post_turn(client, game, 0, "Ann", (6, 3), 2)
     r = client.get(f"/games/{game}/record.json")
     assert r.status_code == 200 and "attachment" in r.headers["Content-Disposition"]
     record = r.json
+    # Loaded on another phone's account, the game goes on from where it was.
+    auth.logout()
+    auth.register("bob")
     data = {"records": (io.BytesIO(json.dumps(record).encode()), "game.json")}
     r = client.post("/import", data=data, content_type="multipart/form-data")
     assert r.status_code == 303
     new_id = int(r.headers["Location"].rsplit("/", 1)[1])
     again = client.get(f"/games/{new_id}/record.json").json
     assert again["entries"] == record["entries"] and again["players"] == record["players"]
+    assert "Ben's turn" in client.get(f"/games/{new_id}").data.decode()
 
 
 def test_upload_bad_record_stores_nothing(client, game):
