@@ -205,6 +205,10 @@ class GameSpec:
     min_players: int
     max_players: int | None
     new_state: Callable[[tuple[str, ...], dict], GameState]
+    #: True when the fewest points win (Mitchi 11, Mice and Men 6); False for Mia's lives.
+    lowest_wins: bool = True
+    #: What ``scores`` count, in the games' words: "points", "lives", "penalty points".
+    score_word: str = "points"
 
     def players_text(self) -> str:
         if self.max_players is None:

@@ -741,5 +741,7 @@ GAME = register(
         min_players=3,
         max_players=None,
         new_state=Mia,
+        lowest_wins=False,
+        score_word="lives",
     )
 )

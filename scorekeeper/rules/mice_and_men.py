@@ -546,5 +546,7 @@ GAME = register(
         min_players=4,
         max_players=8,
         new_state=MiceAndMen,
+        lowest_wins=True,
+        score_word="penalty points",
     )
 )

@@ -335,5 +335,7 @@ GAME = register(
         min_players=2,
         max_players=None,
         new_state=Mitchi,
+        lowest_wins=True,
+        score_word="points",
     )
 )

@@ -37,20 +37,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from ..models import Entry, Game, GamePlayer, Player, utcnow
-from ..rules import GAMES
+from ..rules import GAMES, find_game
 from ..rules import record as records
 from ..rules.mia import MIA, value_label
 from ..rules.mitchi import MITCHI, hand_name, worst_of
 from . import games as service
 
-#: Games where the fewest points win (RULES.md Mitchi 11, Mice and Men 6).
-LOWEST_WINS = frozenset({"mitchi", "mice-and-men"})
-SCORE_WORD = {"mitchi": "points", "mia": "lives", "mice-and-men": "penalty points"}
 
 
 def lowest_wins(game: str) -> bool:
     """True when the fewest points win (Mitchi, Mice and Men); False for Mia (most lives)."""
-    return game in LOWEST_WINS
+    return find_game(game).lowest_wins
 
 
 # --- time zones --------------------------------------------------------------
@@ -516,7 +513,7 @@ def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes
         colors=("#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#4e342e",
                 "#283593", "#9e9d24", "#37474f", "#d84315"),
     )
-    word = SCORE_WORD.get(game, "points")
+    word = find_game(game).score_word
     chart = pygal.Line(
         js=[], style=style, width=420, height=340 + 32 * ((len(series) + 2) // 3), explicit_size=False,
         legend_at_bottom=True,

@@ -72,7 +72,7 @@ def summary(game_id: int):
     hist.remember(session, game, result)
     view = hist.game_summary(game, result)
     return render_template("history/summary.html", s=view, game=game, spec=GAMES[game.game],
-                           word=hist.SCORE_WORD[game.game], lowest=hist.lowest_wins(game.game), tz=_tz())
+                           word=hist.find_game(game.game).score_word, lowest=hist.lowest_wins(game.game), tz=_tz())
 
 
 @bp.route("/games/<int:game_id>/chart.svg")
