@@ -26,6 +26,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .views import history
 
     config.configure(app, test_config)
+    if app.config.get("TRUSTED_PROXIES"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        n = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
     db.init_app(app)
     htmx.init_app(app)
     auth.init_app(app)

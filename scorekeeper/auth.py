@@ -36,7 +36,7 @@ class RegisterForm(FlaskForm):
         validators=[
             InputRequired(),
             Length(min=2, max=40),
-            Regexp(r"^[\w.\-]+$", message="Use letters, digits, dots, dashes or underscores."),
+            Regexp(r"^[A-Za-z0-9._\-]+$", message="Use letters a-z, digits, dots, dashes or underscores."),
         ],
         render_kw={"autocomplete": "username", "autocapitalize": "none"},
     )

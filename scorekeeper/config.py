@@ -2,6 +2,9 @@
 
 - ``DATABASE_URL``: SQLAlchemy URL; default a SQLite file in the instance folder.
 - ``SECRET_KEY``: if unset, generated once and kept in ``instance/secret_key``.
+- ``TRUSTED_PROXIES``: how many reverse proxies (an HTTPS front) stand before the app;
+  their ``X-Forwarded-*`` headers are then believed (client address for rate limits,
+  https scheme). Default 0.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ def configure(app, test_config: dict | None) -> None:
         MIGRATE_ON_START=True,
         GAMES_PER_PAGE=20,
     )
+    app.config["TRUSTED_PROXIES"] = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
     if test_config:

@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from .rules.base import GameSpec, Option
+from .rules.base import GameSpec, Option, RecordError
 from .rules.record import MAX_NAME
 
 ROLLOFF = "rolloff"
@@ -61,6 +61,48 @@ def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = No
     for option in spec.options:
         setattr(SetupForm, "opt_" + option.name.replace("-", "_"), option_field(option))
     return SetupForm(formdata=formdata, data=data)
+
+
+def rearrange(names: list, starter: str, action: str, max_seats: int,
+              picked: str | None = None) -> tuple[list[str], str]:
+    """Apply one seat button of the setup form; returns ``(names, starter)``.
+
+    ``action``: ``add`` (an empty seat), ``up-<i>``/``down-<i>`` (move seat i; the
+    "starts" mark moves with its name), ``pick-<id>`` (``picked``, a known player's
+    name, goes into the first empty seat unless already seated). Anything else
+    changes nothing. At most ``max_seats`` seats.
+    """
+    names = [(n or "") for n in names]
+    if action == "add" and len(names) < max_seats:
+        names.append("")
+    elif action.startswith("pick-") and picked:
+        if picked.casefold() not in {n.strip().casefold() for n in names}:
+            empty = next((i for i, n in enumerate(names) if not n.strip()), None)
+            if empty is not None:
+                names[empty] = picked
+            elif len(names) < max_seats:
+                names.append(picked)
+    elif action.startswith(("up-", "down-")):
+        index = action.split("-", 1)[1]
+        i = int(index) if index.isdigit() else -1
+        j = i - 1 if action.startswith("up-") else i + 1
+        if 0 <= i < len(names) and 0 <= j < len(names):
+            names[i], names[j] = names[j], names[i]
+            if starter == str(i):
+                starter = str(j)
+            elif starter == str(j):
+                starter = str(i)
+    return names, starter
+
+
+def starting_entries(raw_names: list[str], starter: str) -> list[dict]:
+    """The entry that names who starts (none for the roll-off); raise :class:`RecordError`."""
+    if starter == ROLLOFF:
+        return []
+    idx = int(starter) if starter.isdigit() else -1
+    if not 0 <= idx < len(raw_names) or not raw_names[idx]:
+        raise RecordError("choose who starts: tick “starts” beside a name, or roll for it")
+    return [{"type": "start", "player": raw_names[idx]}]
 
 
 def form_options(spec: GameSpec, form) -> dict:

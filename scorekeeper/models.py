@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from flask_login import UserMixin
-from sqlalchemy import Index, MetaData, Text, UniqueConstraint
+from sqlalchemy import Index, MetaData, Text, UniqueConstraint, func, text
 from sqlmodel import Column, Field, SQLModel
 
 # Named constraints, so batch migrations on SQLite can alter them later.
@@ -25,7 +25,9 @@ def utcnow() -> datetime:
 
 
 class User(UserMixin, SQLModel, table=True):
-    """An account; it owns its tables (games)."""
+    """An account; it owns its tables (games). Names are ASCII and unique whatever the case."""
+
+    __table_args__ = (Index("uq_user_username_lower", func.lower(text("username")), unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     username: str = Field(index=True, unique=True, max_length=40)

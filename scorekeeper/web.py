@@ -54,6 +54,11 @@ def init_app(app) -> None:
     def _not_found(err):
         return message_response("There is no such page, or it belongs to another account.", 404, "Not found")
 
+    @app.errorhandler(500)
+    def _server_error(err):
+        return message_response("Something went wrong on the server; nothing was saved. "
+                                "Reload the page and try again.", 500, "Server error")
+
     @app.errorhandler(413)
     def _too_large(err):
         return message_response("That file is too large (2 MB at most).", 413, "Too large")

@@ -210,6 +210,22 @@ class GameSpec:
     #: What ``scores`` count, in the games' words: "points", "lives", "penalty points".
     score_word: str = "points"
 
+    def standing_key(self, summary: dict, player: str) -> tuple:
+        """Sort key of ``player`` in a replay ``summary``, best first: the fewest points when
+        ``lowest_wins`` (Mitchi 11, Mice and Men 6), else the most lives, then the most bonus
+        points (Mia 7, 8)."""
+        score = summary["scores"][player]
+        if self.lowest_wins:
+            return (score,)
+        return (-score, -(summary.get("bonus") or {}).get(player, 0))
+
+    def standings(self, summary: dict) -> list[str]:
+        """Every player, best first (ties in seat order); the winners come first."""
+        players = list(summary["scores"])
+        winners = set(summary.get("winners") or [])
+        return sorted(players, key=lambda p: (p not in winners, self.standing_key(summary, p),
+                                              players.index(p)))
+
     def players_text(self) -> str:
         if self.max_players is None:
             return f"{self.min_players} or more players"

@@ -210,12 +210,22 @@ class Round:
     lives_gained: int = 0
     quick: bool = False
     rolloff: bool = False
+    scores: dict | None = None  # lives after the round, seat order
+    bonus: dict | None = None  # bonus points after the round (bonus-points scoring)
 
     @property
     def cup(self) -> int:
         return value_of(self.cup_dice)
 
+    @property
+    def mia(self) -> bool:
+        """Rule 5: the challenge involved a Mia (announced, or shown by the cup)."""
+        return MIA in (self.announced, self.cup)
+
     def as_dict(self) -> dict:
+        """GAME-RECORD.md round keys, plus ``winner``, ``lives_gained``, ``mia`` (rule 5),
+        ``scores`` (lives after the round) and ``bonus`` (bonus-points scoring);
+        ``quick`` / ``rolloff`` only when true."""
         out = {
             "number": self.number,
             "owner": self.owner,
@@ -226,7 +236,11 @@ class Round:
             "winner": self.winner,
             "lives_lost": self.lives_lost,
             "lives_gained": self.lives_gained,
+            "mia": self.mia,
+            "scores": dict(self.scores or {}),
         }
+        if self.bonus is not None:
+            out["bonus"] = dict(self.bonus)
         if self.quick:
             out["quick"] = True
         if self.rolloff:
@@ -664,7 +678,8 @@ class Mia(GameState):
         if self.in_rolloff:
             self.rounds.append(
                 Round(self.round_number, owner, challenger, announced, dice, loser, winner, 0,
-                      quick=quick, rolloff=True)
+                      quick=quick, rolloff=True, scores=dict(self.lives),
+                      bonus=dict(self.bonus) if self.bonus is not None else None)
             )
             self.rolloff_pair_wins.append(winner)
             if len(self.rolloff_pair_wins) == 2:
@@ -683,7 +698,8 @@ class Mia(GameState):
         if self.bonus is not None:
             self.bonus[winner] += 1
         self.rounds.append(
-            Round(self.round_number, owner, challenger, announced, dice, loser, winner, lost, gained, quick)
+            Round(self.round_number, owner, challenger, announced, dice, loser, winner, lost, gained, quick,
+                  scores=dict(self.lives), bonus=dict(self.bonus) if self.bonus is not None else None)
         )
         if self._game_end():
             return

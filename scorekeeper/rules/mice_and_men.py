@@ -138,6 +138,7 @@ class Round:
     taken: dict[str, int] = field(default_factory=dict)
     survivor: str | None = None
     done: bool = False
+    scores: dict | None = None  # everyone's penalty points once the round ended
 
     @property
     def phase(self) -> str:
@@ -158,6 +159,10 @@ class Round:
         return [p for p in self.in_play if p not in self.reveals]
 
     def as_dict(self) -> dict:
+        """GAME-RECORD.md round keys (number, first, penalty, takers, runners), plus ``opening``,
+        ``bidding`` (``[{"player", "action": open|lead|join|run, "penalty", ...}]``), ``reveals``
+        (``[{"player", "dice", "score"}]``), ``survivor``, ``taken`` (points taken this round)
+        and ``scores`` (everyone's penalty points after the round)."""
         return {
             "number": self.number,
             "first": self.first,
@@ -171,6 +176,7 @@ class Round:
             ],
             "survivor": self.survivor,
             "taken": {p: self.taken[p] for p in sorted(self.taken, key=self.seats.index)},
+            "scores": dict(self.scores or {}),
         }
 
 
@@ -521,6 +527,7 @@ class MiceAndMen(GameState):
 
     def _end_round(self, rnd: Round) -> None:
         rnd.done = True
+        rnd.scores = {p: self.scores[p] for p in self.players}
         self.rounds.append(rnd)
         self.round = None
         if len(self.rounds) >= self.rounds_total:  # rule 6

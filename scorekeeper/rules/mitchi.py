@@ -87,6 +87,7 @@ class Round:
     turns: list[Turn] = field(default_factory=list)
     tie_breaks: list[TieBreak] = field(default_factory=list)
     taker: str | None = None
+    scores: dict | None = None  # everyone's points once the pot is taken
 
     @property
     def roll_limit(self) -> int | None:
@@ -148,6 +149,9 @@ class Round:
         return len(self.turns) == len(self.order) and self.taker is None
 
     def as_dict(self) -> dict:
+        """GAME-RECORD.md round keys (number, starter, roll_limit, taker, pot), plus ``turns``
+        (``[{"player", "hand": [hi, lo], "rolls"}]``), ``tie_breaks`` (``[{"order", "pot" (doubled,
+        before Mitchis), "hands"}]``) and ``scores`` (everyone's points after the round)."""
         return {
             "number": self.number,
             "starter": self.starter,
@@ -160,6 +164,7 @@ class Round:
                  "hands": [{"player": t.player, "hand": list(t.hand)} for t in tb.rolls]}
                 for tb in self.tie_breaks
             ],
+            "scores": dict(self.scores or {}),
         }
 
 
@@ -317,6 +322,7 @@ class Mitchi(GameState):
         pot = rnd.pot
         rnd.taker = taker
         self.scores[taker] += pot
+        rnd.scores = dict(self.scores)
         if any(s >= self.point_limit for s in self.scores.values()):  # rule 11
             low = min(self.scores.values())
             self.winners = [p for p in self.players if self.scores[p] == low]

@@ -97,19 +97,27 @@ def _claim(session: Session, game: Game, version: int | None) -> None:
     session.refresh(game)
 
 
-def _finish(session: Session, game: Game, state: GameState) -> None:
-    """Mirror what the lists show (finished, rounds, winners) and commit."""
+def _mirror(session: Session, game: Game, state: GameState) -> None:
+    """Copy what the lists show (finished, rounds, winners) onto the game row; no commit."""
     summary = state.summary()
     game.finished = summary["finished"]
     game.rounds = len(summary["rounds"])
     game.winners = json.dumps(list(summary["winners"]))
     session.add(game)
+
+
+def _finish(session: Session, game: Game, state: GameState) -> None:
+    """Mirror the state onto the game row and commit the change."""
+    _mirror(session, game, state)
     session.commit()
 
 
 def create_game(session: Session, owner_id: int, name: str, players: list[str], options: dict,
                 entries: list | None = None, history: list | None = None) -> Game:
-    """Store a new game after replaying it; raise :class:`records.ReplayError` and store nothing."""
+    """Add a new game after replaying it; raise :class:`records.ReplayError` and add nothing.
+
+    Only flushes: the caller commits (with the seats' profiles), or rolls back.
+    """
     record = records.make_record(name, players, options, entries or [])
     header = records.load_header(record)
     state = records.apply_entries(records.new_state(header), record["entries"])
@@ -119,7 +127,8 @@ def create_game(session: Session, owner_id: int, name: str, players: list[str], 
     session.flush()
     for seq, entry in enumerate(record["entries"], start=1):
         session.add(Entry(game_id=game.id, seq=seq, data=json.dumps(entry)))
-    _finish(session, game, state)
+    _mirror(session, game, state)
+    session.flush()
     return game
 
 
@@ -219,7 +228,7 @@ def to_record(session: Session, loaded: Loaded) -> dict:
 
 
 def import_record(session: Session, owner_id: int, record) -> Game:
-    """Create a game from a record; raise :class:`records.ReplayError` and store nothing."""
+    """Add a game from a record (flushed, not committed); raise :class:`records.ReplayError`."""
     header = records.load_header(record)
     entries = record.get("entries", [])
     return create_game(session, owner_id, header.spec.name, list(header.players),

@@ -38,8 +38,9 @@ from sqlmodel import Session, func, select
 
 from ..models import Entry, Game, GamePlayer, Player, utcnow
 from ..rules import GAMES, find_game
+from ..rules.base import parse_options
 from ..rules import record as records
-from ..rules.mia import MIA, value_label
+from ..rules.mia import value_label
 from ..rules.mitchi import MITCHI, hand_name, worst_of
 from . import games as service
 
@@ -104,24 +105,17 @@ def get_player(session: Session, owner_id: int, player_id: int) -> Player | None
 
 def link_players(session: Session, owner_id: int, game: Game) -> list[Player]:
     """Link every seat of ``game`` to the account's profile of that name (case-insensitively),
-    creating missing profiles; commits. Returns the profiles in seat order.
+    creating missing profiles. Flushes only: the caller commits with the game, so a game
+    and its seats are stored together or not at all. Returns the profiles in seat order.
 
-    Two phones creating the same new name at once: the loser of the race
-    retries once and finds the winner's profile.
+    Raises ``IntegrityError`` when another request created the same new profile at the
+    same moment; the caller rolls back and may try again.
     """
-    names = json.loads(game.players)
-    for attempt in (1, 2):
-        try:
-            profiles = _profiles_for(session, owner_id, names)
-            for seat, profile in enumerate(profiles):
-                session.add(GamePlayer(game_id=game.id, player_id=profile.id, seat=seat))
-            session.commit()
-            return profiles
-        except IntegrityError:
-            session.rollback()
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
+    profiles = _profiles_for(session, owner_id, json.loads(game.players))
+    for seat, profile in enumerate(profiles):
+        session.add(GamePlayer(game_id=game.id, player_id=profile.id, seat=seat))
+    session.flush()
+    return profiles
 
 
 def _profiles_for(session: Session, owner_id: int, names: list[str]) -> list[Player]:
@@ -216,35 +210,21 @@ def remember(session: Session, game: Game, summary: dict) -> None:
 # --- scores round by round ---------------------------------------------------------
 
 
-def start_score(game: str, options: dict) -> int:
-    """Everyone's score before round 1: Mia starting lives, else 0."""
-    return options.get("lives", 3) if game == "mia" else 0
-
-
-def round_changes(game: str, rnd: dict) -> dict[str, int]:
-    """``{name: change}`` of one finished round (only players whose score moved)."""
-    if game == "mitchi":
-        return {rnd["taker"]: rnd["pot"]} if rnd.get("taker") is not None else {}
-    if game == "mia":
-        out: dict[str, int] = {}
-        if rnd.get("lives_lost"):
-            out[rnd["loser"]] = out.get(rnd["loser"], 0) - rnd["lives_lost"]
-        if rnd.get("lives_gained"):
-            out[rnd["winner"]] = out.get(rnd["winner"], 0) + rnd["lives_gained"]
-        return out
-    return dict(rnd.get("taken") or {})
-
-
 def score_series(game: str, players: list[str], options: dict, summary: dict) -> dict[str, list[int]]:
-    """``{name: [score before round 1, after round 1, ...]}``: len(rounds) + 1 values each."""
-    score = {p: start_score(game, options) for p in players}
-    series = {p: [score[p]] for p in players}
+    """``{name: [score before round 1, after round 1, ...]}``: len(rounds) + 1 values each,
+    taken from the engine (its fresh state, then each round's ``scores``)."""
+    spec = find_game(game)
+    start = spec.new_state(tuple(players), parse_options(spec.options, options)).summary()["scores"]
+    series = {p: [start[p]] for p in players}
     for rnd in summary["rounds"]:
-        for p, delta in round_changes(game, rnd).items():
-            score[p] += delta
         for p in players:
-            series[p].append(score[p])
+            series[p].append(rnd["scores"][p])
     return series
+
+
+def round_changes(series: dict[str, list[int]], index: int) -> dict[str, int]:
+    """``{name: change}`` of round ``index`` (1-based) from a :func:`score_series`."""
+    return {p: values[index] - values[index - 1] for p, values in series.items()}
 
 
 # --- standings, figures, highlights ---------------------------------------------------
@@ -259,16 +239,11 @@ def standings(game: str, players: list[str], summary: dict) -> list[dict]:
     """
     scores, bonus = summary["scores"], summary.get("bonus")
     winners = set(summary.get("winners") or [])
-
-    def key(p):
-        if lowest_wins(game):
-            return (scores[p],)
-        return (-scores[p], -(bonus[p] if bonus else 0))
-
-    order = sorted(players, key=lambda p: (p not in winners, key(p), players.index(p)))
+    spec = find_game(game)
+    order = spec.standings(summary)
     out, last, rank = [], None, 0
     for i, p in enumerate(order):
-        k = (p not in winners, key(p))
+        k = (p not in winners, spec.standing_key(summary, p))
         if k != last:
             rank, last = i + 1, k
         out.append({"player": p, "score": scores[p], "bonus": bonus[p] if bonus else None, "rank": rank,
@@ -298,7 +273,7 @@ def game_figures(game: str, players: list[str], summary: dict) -> dict[str, dict
         elif game == "mia":
             figs[rnd["loser"]]["lives_lost"] += rnd.get("lives_lost", 0)
             figs[rnd["winner"]]["challenges_won"] += 1
-            if MIA in (rnd["announced"], rnd["cup"]):
+            if rnd["mia"]:
                 figs[rnd["winner"]]["mia_challenges_won"] += 1
         else:
             for p in rnd.get("runners", []):
@@ -554,7 +529,7 @@ def csv_rows(game: Game, summary: dict) -> list[dict]:
     played = game.played_at.astimezone(timezone.utc).isoformat() if game.played_at else ""
     rows = []
     for i, rnd in enumerate(summary["rounds"], start=1):
-        changes = round_changes(game.game, rnd)
+        changes = round_changes(series, i)
         for seat, p in enumerate(players):
             action, detail = _csv_cells(game.game, rnd, p, options)
             rows.append({"game_id": game.id, "game": game.game, "played_at": played, "round": rnd["number"],
@@ -650,7 +625,33 @@ class Incoming:
 MAX_IMPORT = 2000
 
 
-def read_upload(filename: str, data: bytes) -> list[tuple[str, object]]:
+#: Limits on an uploaded zip, so a small file cannot unpack into gigabytes.
+ZIP_MAX_BYTES = 20 * 1024 * 1024
+ZIP_MAX_FILES = 2000
+
+
+def _read_zip(name: str, data: bytes) -> list[tuple[str, object]]:
+    """The records in an export zip (its ``games.json``, else every ``*.json``)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            infos = z.infolist()
+            if len(infos) > ZIP_MAX_FILES or sum(i.file_size for i in infos) > ZIP_MAX_BYTES:
+                raise ImportProblem(f"{name}: the zip unpacks to more than {ZIP_MAX_BYTES // 2**20} MB "
+                                    f"or {ZIP_MAX_FILES} files; load it in parts")
+            names = [i.filename for i in infos]
+            if "games.json" in names:
+                return read_upload(f"{name}: games.json", z.read("games.json"), inside_zip=True)
+            out = []
+            for inner in sorted(n for n in names if n.endswith(".json")):
+                out += read_upload(f"{name}: {inner}", z.read(inner), inside_zip=True)
+    except zipfile.BadZipFile:
+        raise ImportProblem(f"{name}: not a readable zip file") from None
+    if not out:
+        raise ImportProblem(f"{name}: the zip holds no game record (.json)")
+    return out
+
+
+def read_upload(filename: str, data: bytes, inside_zip: bool = False) -> list[tuple[str, object]]:
     """The records in one uploaded file: ``[(label, record)]``.
 
     A file holds one record (a JSON object), a list of records, or is a zip
@@ -659,19 +660,9 @@ def read_upload(filename: str, data: bytes) -> list[tuple[str, object]]:
     """
     name = filename or "the file"
     if data[:4] == b"PK\x03\x04":
-        try:
-            with zipfile.ZipFile(io.BytesIO(data)) as z:
-                names = z.namelist()
-                if "games.json" in names:
-                    return read_upload(f"{name}: games.json", z.read("games.json"))
-                out = []
-                for inner in sorted(n for n in names if n.endswith(".json")):
-                    out += read_upload(f"{name}: {inner}", z.read(inner))
-                if not out:
-                    raise ImportProblem(f"{name}: the zip holds no game record (.json)")
-                return out
-        except zipfile.BadZipFile:
-            raise ImportProblem(f"{name}: not a readable zip file") from None
+        if not inside_zip:
+            return _read_zip(name, data)
+        raise ImportProblem(f"{name}: a zip inside a zip is not read; unpack it first")
     try:
         doc = records.loads(data)
     except records.ReplayError as err:
@@ -770,26 +761,17 @@ def import_files(session: Session, owner_id: int, files: list[tuple[str, bytes]]
                                   status=h["status"],
                                   created_at=at if at.tzinfo else at.replace(tzinfo=timezone.utc)))
             session.add(game)
-            session.commit()
             link_players(session, owner_id, game)
             games.append(game)
-    except Exception:
-        # Checked above, so only the database can fail here: take back what was stored.
+        session.commit()  # all the games, with their seats, or none
+    except IntegrityError:
         session.rollback()
-        for g in games:
-            _delete_game(session, g)
-        session.commit()
+        raise ImportProblem("another phone added the same players at the same moment; "
+                            "nothing was loaded, load the file again") from None
+    except Exception:
+        session.rollback()
         raise
     return games
-
-
-def _delete_game(session: Session, game: Game) -> None:
-    for row in session.exec(select(GamePlayer).where(GamePlayer.game_id == game.id)):
-        session.delete(row)
-    for row in session.exec(select(Entry).where(Entry.game_id == game.id).order_by(Entry.id.desc())):
-        session.delete(row)
-    session.flush()
-    session.delete(game)
 
 
 # --- player stats ---------------------------------------------------------------------

@@ -6,6 +6,7 @@ import json
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from sqlalchemy.exc import IntegrityError
 
 from .. import forms
 from ..db import get_session
@@ -16,7 +17,6 @@ from ..rules.base import RecordError
 from ..rules.record import ReplayError, check_players
 from ..services import games as service
 from ..services import history
-from ..web import message_response
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 MAX_SEATS = 12
@@ -52,55 +52,45 @@ def setup(name: str):
         spec = find_game(name)
     except RecordError:
         abort(404)
-    seats = min(max(int(request.form.get("seats", 0) or 0), spec.min_players, 3), MAX_SEATS) \
-        if request.method == "POST" else max(spec.min_players, 4 if spec.min_players >= 3 else 3)
+    max_seats = min(MAX_SEATS, spec.max_players or MAX_SEATS)
+    if request.method == "POST":
+        seats = min(max(request.form.get("seats", 0, type=int), spec.min_players, 3), max_seats)
+    else:
+        seats = max(spec.min_players, 4 if spec.min_players >= 3 else 3)
     form = forms.setup_form(spec, seats, formdata=request.form if request.method == "POST" else None)
     error = None
     action = request.form.get("action", "create")
-    if request.method == "POST" and action != "create" and form.players.data is not None:
-        # Rearranging the seats: answer with the same form, names moved.
-        names = list(form.players.data)
-        starter = request.form.get("starter", "0")
-        if action == "add" and len(names) < MAX_SEATS:
-            names.append("")
-        elif action.startswith("pick-") and action[5:].isdigit():
-            # A known player's button: their name goes in the next empty seat.
+    if request.method == "POST" and action != "create":
+        # A seat button: answer with the same form, the seats rearranged.
+        picked = None
+        if action.startswith("pick-") and action[5:].isdigit():
             profile = history.get_player(get_session(), current_user.id, int(action[5:]))
-            seated = {(n or "").strip().casefold() for n in names}
-            if profile is not None and profile.name_key not in seated:
-                empty = next((i for i, n in enumerate(names) if not (n or "").strip()), None)
-                if empty is not None:
-                    names[empty] = profile.name
-                elif len(names) < min(MAX_SEATS, spec.max_players or MAX_SEATS):
-                    names.append(profile.name)
-        elif action.startswith(("up-", "down-")):
-            i = int(action.split("-")[1]) if action.split("-")[1].isdigit() else -1
-            j = i - 1 if action.startswith("up-") else i + 1
-            if 0 <= i < len(names) and 0 <= j < len(names):
-                names[i], names[j] = names[j], names[i]
-                if starter == str(i):
-                    starter = str(j)
-                elif starter == str(j):
-                    starter = str(i)
+            picked = profile.name if profile else None
+        names, starter = forms.rearrange(form.players.data or [], request.form.get("starter", "0"), action,
+                                         max_seats, picked)
         data = {k: v for k, v in form.data.items() if k not in ("players", "csrf_token", "starter")}
         form = forms.setup_form(spec, len(names), data={**data, "players": names, "starter": starter})
         return render_template("games/setup.html", spec=spec, form=form, error=None, known=known_players())
     if request.method == "POST" and form.validate_on_submit():
         raw = [(n or "").strip() for n in form.players.data]
-        starter = form.starter.data or "0"
         names = [n for n in raw if n]
+        session = get_session()
         try:
             check_players(spec, names)
+            entries = forms.starting_entries(raw, form.starter.data or "0")
             options = forms.form_options(spec, form)
-            entries = []
-            if starter != forms.ROLLOFF:
-                idx = int(starter) if starter.isdigit() else -1
-                if not 0 <= idx < len(raw) or not raw[idx]:
-                    raise RecordError("choose who starts: tick “starts” beside a name, or roll for it")
-                entries.append({"type": "start", "player": raw[idx]})
-            game = service.create_game(get_session(), current_user.id, spec.name, names, options, entries)
-            history.link_players(get_session(), current_user.id, game)
+            for attempt in (1, 2):  # a second try if another phone made the same new player just now
+                try:
+                    game = service.create_game(session, current_user.id, spec.name, names, options, entries)
+                    history.link_players(session, current_user.id, game)
+                    session.commit()
+                    break
+                except IntegrityError:
+                    session.rollback()
+                    if attempt == 2:
+                        raise
         except (RecordError, ReplayError) as err:
+            session.rollback()
             error = str(err).removeprefix("record: ")
         else:
             return redirect(url_for("games.play", game_id=game.id), 303)
@@ -116,7 +106,7 @@ def known_players() -> list:
 
 
 def render_game(loaded: service.Loaded, message: str | None = None, level: str = "info",
-                status: int = 200, took: dict | None = None):
+                status: int = 200):
     """The game page, or only its panel for htmx."""
     template = "games/_panel.html" if is_htmx() else "games/play.html"
     spec = find_game(loaded.game.game)
@@ -180,28 +170,28 @@ def correct(game_id: int, seq: int):
     """Correct an earlier entry; the rest of the log is replayed."""
     game = owned(game_id)
     session = get_session()
-    loaded = service.load(session, game)
-    if not 1 <= seq <= len(loaded.entries):
-        abort(404)
-    entry = loaded.log[seq - 1]
-    error = None
+    error, status = None, 200
     if request.method == "POST":
-        version = forms.form_version(request.form)
         try:
             new = forms.entry_from_form(request.form)
-            service.correct(session, game, seq, new, version)
-        except (service.Refused, service.Stale, forms.BadForm) as err:
-            session.rollback()
-            session.refresh(game)
-            loaded = service.load(session, game)
-            error = str(err)
-            if seq <= len(loaded.log):
-                entry = loaded.log[seq - 1]
+            service.correct(session, game, seq, new, forms.form_version(request.form))
+        except service.Stale as err:
+            error, status = str(err), 409
+        except (service.Refused, forms.BadForm) as err:
+            error, status = str(err), 422
         else:
             flash(f"Entry {seq} corrected.")
             return redirect(url_for("games.play", game_id=game.id), 303)
-    return render_template("games/correct.html", loaded=loaded, game=game, seq=seq, entry=entry,
-                           error=error), 422 if error else 200
+        session.rollback()
+        session.refresh(game)
+    loaded = service.load(session, game)
+    if not 1 <= seq <= len(loaded.entries):
+        if error is None:
+            abort(404)
+        # The entry went away meanwhile (undone on another phone): say so on the game page.
+        return render_game(loaded, error, "warning", status)
+    return render_template("games/correct.html", loaded=loaded, game=game, seq=seq,
+                           entry=loaded.log[seq - 1], error=error), status
 
 
 @bp.route("/<int:game_id>/log")

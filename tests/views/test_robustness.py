@@ -1,0 +1,102 @@
+"""Bad input that must get a clear answer and change nothing (found in review)."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from scorekeeper.models import Game, User
+
+from ..conftest import HX, new_game
+
+
+def test_account_names_are_ascii_and_unique_whatever_the_case(app, client, auth):
+    r = auth.register("Émile")
+    assert r.status_code == 400 and b"letters a-z" in r.data
+    assert auth.register("Ann").status_code == 303
+    auth.logout()
+    assert auth.register("aNN").status_code == 400
+    # Even past the form, the database refuses a second "ann".
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        s.add(User(username="ANN", password_hash="x"))
+        with pytest.raises(IntegrityError):
+            s.commit()
+
+
+def test_setup_with_a_garbled_seat_count(client, auth):
+    auth.register()
+    r = client.post("/games/new/mitchi", data={"seats": "abc", "action": "add", "players-0": "Ann"})
+    assert r.status_code == 200 and b"Name in seat" in r.data
+
+
+def test_other_accounts_cannot_reach_log_or_corrections(client, auth):
+    auth.register("ann")
+    game = new_game(client)
+    auth.logout()
+    auth.register("bob")
+    assert client.get(f"/games/{game}/log").status_code == 404
+    assert client.get(f"/games/{game}/entries/1").status_code == 404
+    r = client.post(f"/games/{game}/entries/1", data={"version": "0", "type": "start", "player": "Ben"})
+    assert r.status_code == 404
+    assert client.get(f"/games/{game}/summary").status_code == 404
+    assert client.get(f"/games/{game}/chart.svg").status_code == 404
+    assert client.get(f"/games/{game}.csv").status_code == 404
+
+
+def test_stale_correction_is_a_409_and_changes_nothing(client, auth):
+    auth.register()
+    game = new_game(client)
+    client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "player": "Ann",
+                                                "hand.0": "6", "hand.1": "3", "rolls": "2"}, headers=HX)
+    before = client.get(f"/games/{game}/record.json").json
+    r = client.post(f"/games/{game}/entries/2", data={"version": "0", "type": "turn", "player": "Ann",
+                                                      "hand.0": "6", "hand.1": "4", "rolls": "2"})
+    assert r.status_code == 409 and "changed since this page was shown" in r.data.decode()
+    # The entry was undone on another phone meanwhile: the answer says so on the game page.
+    client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
+    r = client.post(f"/games/{game}/entries/2", data={"version": "1", "type": "turn", "player": "Ann",
+                                                      "hand.0": "6", "hand.1": "4", "rolls": "2"})
+    assert r.status_code == 409 and b'id="panel"' in r.data
+    assert client.get(f"/games/{game}/record.json").json["entries"] == before["entries"][:1]
+
+
+def test_a_zip_that_unpacks_too_big_is_refused(client, auth):
+    auth.register()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("big.json", b" " * (21 * 1024 * 1024))
+    r = client.post("/import", data={"records": [(io.BytesIO(buf.getvalue()), "big.zip")]},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400 and "unpacks to more than 20 MB" in r.data.decode()
+
+
+def test_import_is_all_or_nothing_when_the_database_fails(app, client, auth, monkeypatch):
+    """A failure while storing the second record leaves neither game behind."""
+    from scorekeeper.services import history
+
+    auth.register()
+    first = {"format": 1, "game": "mitchi", "players": ["A", "B"], "options": {},
+             "entries": [{"type": "start", "player": "A"}]}
+    second = {"format": 1, "game": "mia", "players": ["A", "B", "C"], "options": {},
+              "entries": [{"type": "start", "player": "B"}]}
+    real = history.link_players
+    calls = []
+
+    def failing(session, owner_id, game):
+        calls.append(game.game)
+        if len(calls) == 2:
+            raise RuntimeError("the disk is full")
+        return real(session, owner_id, game)
+
+    monkeypatch.setattr(history, "link_players", failing)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    r = client.post("/import", data={"records": [(io.BytesIO(json.dumps([first, second]).encode()), "two.json")]},
+                    content_type="multipart/form-data")
+    assert r.status_code == 500
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert s.exec(select(Game)).all() == []
