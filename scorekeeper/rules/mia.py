@@ -362,6 +362,27 @@ class Mia(GameState):
 
     # --- what the table sees ---------------------------------------------------
 
+    def pass_choices(self) -> dict | None:
+        """How the player to act may pass now (rules 3, 4, option ``pass_back``), or None:
+        ``{"raise_to": [values, worst first] (a pass back by raising), "plain": bool (a pass
+        without a value)}``."""
+        if "pass" not in self.legal_types():
+            return None
+        if self.pass_back:
+            raise_to = [] if self.claim == MIA else self.values_above(self.claim)
+            return {"raise_to": raise_to, "plain": self.options["pass_back"] == "may-pass"}
+        return {"raise_to": [], "plain": True}
+
+    def announce_choices(self) -> list[int]:
+        """Values the player to act may announce now, worst first (rules 3, 4): any value to open
+        a round or to start it again after a Mia went all the way round, else only values
+        ranking above the claim; ``[]`` when they may not announce."""
+        if "announce" not in self.legal_types():
+            return []
+        if self.claim is None or self.restart_due:
+            return self.values_above(None)
+        return self.values_above(self.claim)
+
     def legal_types(self) -> list[str]:
         """The entry types accepted now (the entries' ``type``)."""
         if self.finished:

@@ -577,3 +577,22 @@ def test_rolloff_split_pair():
 def test_startroll_opening():
     g = game([{"type": "startroll", "player": p, "die": d} for p, d in [(A, 4), (B, 6), (C, 6), (B, 1), (C, 2)]])
     assert g.to_act == C and g.round_number == 1
+
+
+def test_pass_and_announce_choices_follow_rule_4():
+    g = game([start(A), ann(A, 42)])
+    assert g.pass_choices() == {"raise_to": [], "plain": True}
+    assert g.announce_choices()[0] == 43 and g.announce_choices()[-1] == 21
+    g.apply(pas(B))
+    g.apply(pas(C))
+    # Back to A, who rolled last: pass only by raising (must-raise), or roll higher.
+    assert g.pass_choices() == {"raise_to": g.values_above(42), "plain": False}
+    g2 = game([start(A), ann(A, 42), pas(B), pas(C)], pass_back="may-pass")
+    assert g2.pass_choices()["plain"] is True
+    # A Mia that went all the way round: no raise above Mia; a new roll of any value.
+    g3 = game([start(A), ann(A, 21), pas(B), pas(C)])
+    assert g3.pass_choices() is None
+    assert len(g3.announce_choices()) == 21
+    # After an announced Mia the next player may not roll.
+    g4 = game([start(A), ann(A, 21)])
+    assert g4.announce_choices() == []
