@@ -77,9 +77,11 @@ def init_app(app) -> None:
             response.headers.setdefault("Cache-Control", "no-store")
         return response
 
+    from .rules.base import join_names
     from .words import describe, dice_text
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, static_url=static_url)
+    app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat"
 
 
 _versions: dict[str, str] = {}

@@ -147,7 +147,8 @@ def parse_value(entry: dict, key: str = "value") -> int:
 
 
 def _list(values) -> str:
-    values = [str(v) for v in values]
+    """'a, b or c' for messages; a value of 21 reads "Mia"."""
+    values = ["Mia" if v == MIA and not isinstance(v, bool) else str(v) for v in values]
     if len(values) <= 1:
         return "".join(values)
     return ", ".join(values[:-1]) + " or " + values[-1]
@@ -418,8 +419,8 @@ class Mia(GameState):
         p, claim = self.to_act, self.claim
         if claim is None:
             text = (
-                f"{p} rolls and announces any value, or a quick-entry challenge names "
-                f"owner and announced"
+                f"{p} rolls and announces any value (or, in quick entry, the challenge is "
+                f"recorded with the cup owner and the value announced)"
             )
         elif self.restart_due:
             text = f"{p} starts the round again: announce any value"
@@ -548,7 +549,7 @@ class Mia(GameState):
         player = entry.get("player")
         if player != self.may_reverse:
             raise IllegalEntry(
-                f"only {self.may_reverse}, who won the Mia challenge, may reverse, not {player!r}; "
+                f"only {self.may_reverse}, who won the Mia challenge, may reverse, not {player}; "
                 f"{self.describe_next()}"
             )
         self.direction = -self.direction

@@ -27,7 +27,8 @@ class Stale(Exception):
     def __init__(self, repeated: bool = False):
         self.repeated = repeated
         super().__init__(
-            "That entry was already recorded (a double tap?); here is the game as it stands."
+            "That entry was already recorded (a double tap, or another phone sent it first); "
+            "it counts once. Here is the game as it stands."
             if repeated
             else "The game changed since this page was shown (another phone, or an older page); "
             "nothing was recorded. Here is the game as it stands now."

@@ -166,11 +166,6 @@ def _key(session: Session, game: Game) -> tuple:
     return (str(session.get_bind().url), game.id, game.version, game.created_at)
 
 
-def summary_of(loaded: service.Loaded) -> dict:
-    """The engine's summary of a loaded game (see the module doc for its shape)."""
-    return loaded.state.summary()
-
-
 def summaries(session: Session, games: list[Game]) -> dict[int, dict]:
     """``{game.id: summary}`` for many games: one query for all their logs, one replay per game
     (kept in a small in-process cache by game version, so a stats page does not replay again)."""
@@ -386,6 +381,9 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
                  + f"{rnd['owner']} claimed {claim}; {rnd['challenger']} challenged; the cup showed {cup}."]
         verdict = "the claim was too high" if lied else "the claim held"
         lost = rnd.get("lives_lost", 0)
+        if rnd.get("rolloff"):  # lives no longer change: the round itself is won (Mia 7)
+            lines.append(f"{verdict.capitalize()}: {rnd['winner']} wins this roll-off round.")
+            return lines
         text = f"{verdict.capitalize()}: {rnd['loser']} loses {_lives(lost)}"
         if after is not None and not rnd.get("rolloff"):
             text += f" ({after[rnd['loser']]} left)"

@@ -170,7 +170,7 @@ def correct(game_id: int, seq: int):
     """Correct an earlier entry; the rest of the log is replayed."""
     game = owned(game_id)
     session = get_session()
-    error, status = None, 200
+    error, status, new = None, 200, None
     if request.method == "POST":
         try:
             new = forms.entry_from_form(request.form)
@@ -190,8 +190,11 @@ def correct(game_id: int, seq: int):
             abort(404)
         # The entry went away meanwhile (undone on another phone): say so on the game page.
         return render_game(loaded, error, "warning", status)
-    return render_template("games/correct.html", loaded=loaded, game=game, seq=seq,
-                           entry=loaded.log[seq - 1], error=error), status
+    current = loaded.log[seq - 1]
+    # A refused correction is shown again as typed, to fix and send again.
+    shown = new if new is not None and new.get("type") == current.get("type") else current
+    return render_template("games/correct.html", loaded=loaded, game=game, seq=seq, current=current,
+                           entry=shown, error=error), status
 
 
 @bp.route("/<int:game_id>/log")

@@ -11,7 +11,6 @@ from flask_login import current_user, login_required
 
 from ..db import get_session
 from ..rules import GAMES
-from ..services import games as service
 from ..services import history as hist
 from .games import owned
 
@@ -67,12 +66,11 @@ def summary(game_id: int):
     """Final standings, highlights, the chart and the round-by-round log of one game."""
     game = owned(game_id)
     session = get_session()
-    loaded = service.load(session, game)  # the one replay
-    result = hist.summary_of(loaded)
-    hist.remember(session, game, result)
+    result = hist.summaries(session, [game])[game.id]  # at most one replay, kept by game version
     view = hist.game_summary(game, result)
-    return render_template("history/summary.html", s=view, game=game, spec=GAMES[game.game],
-                           word=hist.find_game(game.game).score_word, lowest=hist.lowest_wins(game.game), tz=_tz())
+    spec = GAMES[game.game]
+    return render_template("history/summary.html", s=view, game=game, spec=spec, word=spec.score_word,
+                           lowest=spec.lowest_wins, tz=_tz())
 
 
 @bp.route("/games/<int:game_id>/chart.svg")

@@ -97,7 +97,7 @@ def test_mia_game_both_modes_to_the_end(page: Page, live_server: str):
     expect(panel.locator(".mia-claim")).to_contain_text("Back to Ben, who rolled last")
     expect(panel.locator("fieldset", has_text="first die")).to_have_count(0)  # no challenge
     with posted(page):
-        page.locator("fieldset", has_text="Pass, raising to").get_by_role("button", name="41", exact=True).click()
+        page.locator("fieldset", has_text="Pass back WITHOUT rolling").get_by_role("button", name="41", exact=True).click()
     expect(panel.locator(".mia-claim")).to_contain_text("Ben passes, raising to 41")
     cup(page, 1, 1)  # 11 ranks above 41: Cat loses
     expect(lives(page, "Cat")).to_have_text("1 life")

@@ -307,7 +307,7 @@ REFUSALS = [
     ("value 12", {}, [start(A)], ann(A, 12), ["higher die first (21)"]),
     ("value 70", {}, [start(A)], ann(A, 70), ["not a Mia value"]),
     ("not above", {}, [start(A), ann(A, 64)], ann(B, 63),
-     ["63 is not above 64", "65, 66, 55, 44, 33, 22, 11 or 21", "challenge"]),
+     ["63 is not above 64", "65, 66, 55, 44, 33, 22, 11 or Mia", "challenge"]),
     ("equal", {}, [start(A), ann(A, 64)], ann(B, 64), ["announced value, not above it"]),
     ("sum equal", {"order": "sum"}, [start(A), ann(A, 54)], ann(B, 63), ["ranks equal", "64"]),
     ("roll after Mia", {}, [start(A), ann(A, 21)], ann(B, 11), ["nothing ranks above Mia", "challenge or pass"]),

@@ -131,9 +131,9 @@ def test_pass_back_offers_raise_only(client, table):
     table.pass_("Ben")
     r = table.pass_("Cat")
     page, text = r.data.decode(), text_of(r.data)
-    assert "Back to Ann, who rolled last: roll or pass by raising" in text
+    assert "Back to Ann, who rolled last: roll again, pass by raising" in text
     assert 'name="type" value="challenge"' not in page  # the last roller may not challenge
-    assert "Pass, raising to" in text and "Ann passes without raising" not in text
+    assert "Pass back WITHOUT rolling" in text and "Ann passes without raising" not in text
     r = table.pass_("Ann", 61)
     assert "Ann passes, raising to 61 Ben: challenge, pass or roll" in text_of(r.data)
 
@@ -197,7 +197,7 @@ def _eliminate_ann(table):
     "before_steps,entry,needle",
     [
         ([("announce", "Ann", 54)], {"type": "announce", "player": "Ben", "value": 53},
-         "53 is not above 54: announce one of 61, 62, 63, 64, 65, 66, 55, 44, 33, 22, 11 or 21"),
+         "53 is not above 54: announce one of 61, 62, 63, 64, 65, 66, 55, 44, 33, 22, 11 or Mia"),
         ([("announce", "Ann", 21)], {"type": "announce", "player": "Ben", "value": 11},
          "nothing ranks above Mia, so Ben cannot roll and announce higher"),
         ([("announce", "Ann", 54), ("pass", "Ben"), ("pass", "Cat")], {"type": "pass", "player": "Ann"},
@@ -294,7 +294,7 @@ def test_mia_round_the_table_and_may_pass(client, auth):
     text, page = text_of(r.data), r.data.decode()
     assert "Mia went all the way round: Ann starts the round again" in text
     assert len(re.findall(r'name="value" value="(\d+)"', page)) == 21  # any value
-    assert "Pass, raising to" not in text and "Ann passes without raising" in text
+    assert "Pass back WITHOUT rolling" not in text and "Ann passes without raising" in text
     r = table.pass_("Ann")
     text = text_of(r.data)
     assert "Ann passed back without raising, so Ben may not pass." in text

@@ -100,3 +100,17 @@ def test_import_is_all_or_nothing_when_the_database_fails(app, client, auth, mon
     assert r.status_code == 500
     with Session(app.extensions["scorekeeper.engine"]) as s:
         assert s.exec(select(Game)).all() == []
+
+
+def test_a_refused_correction_keeps_what_was_typed(client, auth):
+    auth.register()
+    game = new_game(client)
+    for v, (player, rolls) in enumerate((("Ann", 3), ("Ben", 3))):
+        client.post(f"/games/{game}/entries", data={"version": str(v), "type": "turn", "player": player,
+                                                    "hand.0": "5", "hand.1": "3", "rolls": str(rolls)}, headers=HX)
+    r = client.post(f"/games/{game}/entries/2", data={"version": "2", "type": "turn", "player": "Ann",
+                                                      "hand.0": "5", "hand.1": "3", "rolls": "1"})
+    page = r.data.decode()
+    assert r.status_code == 422 and "would make entry 3" in page
+    assert 'name="rolls" id="rolls" value="1"' in page  # as typed, not back to 3
+    assert "Now: <strong>Ann: 5-3 in 3</strong>" in page
