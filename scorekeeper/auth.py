@@ -84,6 +84,8 @@ def _browser_timezone(name: str | None) -> str:
 
 
 def safe_next(target: str | None) -> str:
+    """``target`` if it is a path on this site (no scheme, no host, not ``//``), else the games list:
+    a login link cannot send anyone to another site."""
     if target and not urlsplit(target).netloc and target.startswith("/") and not target.startswith("//"):
         return target
     return url_for("index")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 
 from sqlalchemy import update
 from sqlmodel import Session, select
@@ -47,8 +48,9 @@ class Loaded:
     entries: list[Entry]
     state: GameState
 
-    @property
+    @cached_property
     def log(self) -> list[dict]:
+        """The active entries as record entries (dicts), oldest first."""
         return [json.loads(e.data) for e in self.entries]
 
     @property
@@ -69,6 +71,7 @@ def get_game(session: Session, owner_id: int, game_id: int) -> Game | None:
 
 
 def active_entries(session: Session, game: Game) -> list[Entry]:
+    """The game's log as stored: its active entries by position (undone and replaced left out)."""
     stmt = select(Entry).where(Entry.game_id == game.id, Entry.status == "active").order_by(Entry.seq)
     return list(session.exec(stmt))
 
@@ -79,6 +82,11 @@ def replay(game: Game, log: list[dict]) -> GameState:
 
 
 def load(session: Session, game: Game) -> Loaded:
+    """Read the log and replay it: the one replay a request needs.
+
+    Raises :class:`records.ReplayError` if the stored log no longer replays (a rules
+    change that refuses an old entry); every stored log was accepted when written.
+    """
     entries = active_entries(session, game)
     return Loaded(game, entries, replay(game, [json.loads(e.data) for e in entries]))
 

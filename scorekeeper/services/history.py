@@ -57,14 +57,19 @@ def lowest_wins(game: str) -> bool:
 @lru_cache(maxsize=1)
 def timezones() -> tuple[str, ...]:
     """Every IANA zone name the system (or the tzdata package) knows, sorted."""
-    return tuple(sorted(available_timezones()))
+    return tuple(sorted(_zone_names()))
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> frozenset[str]:
+    return frozenset(available_timezones())
 
 
 def valid_timezone(name: str | None) -> bool:
     """True for a known IANA zone name such as "Europe/Berlin" or "UTC"."""
     if not name or not isinstance(name, str) or len(name) > 64:
         return False
-    if name not in set(timezones()) and name != "UTC":
+    if name not in _zone_names() and name != "UTC":
         return False
     try:
         ZoneInfo(name)
