@@ -226,14 +226,20 @@ def history(session: Session, game: Game) -> list[Entry]:
     return list(session.exec(stmt))
 
 
-def to_record(session: Session, loaded: Loaded) -> dict:
-    """The game record (GAME-RECORD.md), with what was undone or corrected under ``history``."""
+def record_from_rows(game: Game, active: list[Entry], others: list[Entry]) -> dict:
+    """The game record (GAME-RECORD.md) from stored rows: the log (``active``, by position)
+    and, under ``history``, what was undone or corrected (``others``, oldest first)."""
     extra = [
         {"seq": e.seq, "status": e.status, "entry": json.loads(e.data), "at": e.created_at.isoformat()}
-        for e in history(session, loaded.game)
+        for e in others
     ]
-    return records.make_record(loaded.game.game, loaded.players, loaded.options, loaded.log,
-                               history=extra)
+    return records.make_record(game.game, json.loads(game.players), json.loads(game.options),
+                               [json.loads(e.data) for e in active], history=extra)
+
+
+def to_record(session: Session, loaded: Loaded) -> dict:
+    """The game record (GAME-RECORD.md), with what was undone or corrected under ``history``."""
+    return record_from_rows(loaded.game, loaded.entries, history(session, loaded.game))
 
 
 def import_record(session: Session, owner_id: int, record) -> Game:

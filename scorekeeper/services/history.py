@@ -586,15 +586,27 @@ def export_record(session: Session, loaded: service.Loaded) -> dict:
     return record
 
 
-def export_all(session: Session, owner_id: int) -> list[tuple[Game, dict, dict]]:
-    """Every game of the account, oldest played first: ``[(game, record, summary)]``."""
+def export_all(session: Session, owner_id: int, with_summaries: bool = True
+               ) -> list[tuple[Game, dict, dict | None]]:
+    """Every game of the account, oldest played first: ``[(game, record, summary or None)]``.
+
+    One query for the games and one per 500 games for all their entries; a replay per
+    game only ``with_summaries`` (the CSV of the zip needs them; the JSON list does not).
+    """
     games = list(session.exec(select(Game).where(Game.owner_id == owner_id)
                               .order_by(Game.played_at, Game.id)))
-    sums = summaries(session, games)
+    active: dict[int, list[Entry]] = {g.id: [] for g in games}
+    others: dict[int, list[Entry]] = {g.id: [] for g in games}
+    for chunk in range(0, len(games), 500):
+        ids = [g.id for g in games[chunk:chunk + 500]]
+        for e in session.exec(select(Entry).where(Entry.game_id.in_(ids)).order_by(Entry.game_id, Entry.id)):
+            (active if e.status == "active" else others)[e.game_id].append(e)
+    sums = summaries(session, games) if with_summaries else {}
     out = []
     for g in games:
-        loaded = service.Loaded(g, service.active_entries(session, g), None)  # type: ignore[arg-type]
-        out.append((g, export_record(session, loaded), sums[g.id]))
+        record = service.record_from_rows(g, sorted(active[g.id], key=lambda e: e.seq), others[g.id])
+        record["played_at"] = g.played_at.astimezone(timezone.utc).isoformat()
+        out.append((g, record, sums.get(g.id)))
     return out
 
 

@@ -111,9 +111,10 @@ def export():
     """Every game of the account: ``?format=json`` (a list of game records) or ``zip``
     (that list, one CSV of every round, and one record file per game)."""
     session = get_session()
-    items = hist.export_all(session, current_user.id)
+    as_zip = request.args.get("format") == "zip"
+    items = hist.export_all(session, current_user.id, with_summaries=as_zip)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
-    if request.args.get("format") == "zip":
+    if as_zip:
         return Response(hist.export_zip(items), mimetype="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="games-{stamp}.zip"'})
     body = json.dumps([r for _, r, _ in items], indent=1, ensure_ascii=False)
