@@ -9,8 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+class DatabaseId(IntegerConverter):
+    """``<int:...>`` in URLs: at most what a database integer holds, so a huge number in an
+    address is a 404, not a server error."""
+
+    def __init__(self, map, *args, **kwargs):
+        kwargs.setdefault("max", 2**31 - 1)
+        super().__init__(map, *args, **kwargs)
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -26,6 +36,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .views import history
 
     config.configure(app, test_config)
+    app.url_map.converters["int"] = DatabaseId
     if app.config.get("TRUSTED_PROXIES"):
         from werkzeug.middleware.proxy_fix import ProxyFix
 

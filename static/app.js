@@ -5,7 +5,7 @@
 
   function showOffline(off) {
     if (!banner) banner = document.getElementById("offline");
-    if (!banner) return;
+    if (!banner || document.body.hasAttribute("data-no-banner")) return;
     banner.hidden = !off;
     document.documentElement.classList.toggle("is-offline", off);
   }
@@ -22,13 +22,24 @@
     if (p.scrollIntoView) p.scrollIntoView({ block: "center" });
   }
 
+  // 24-hour time in the group's time zone (the account setting), as the rest of the app shows it.
+  function clock(date) {
+    var options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+    var tz = document.documentElement.getAttribute("data-tz");
+    try {
+      return date.toLocaleTimeString("en-GB", tz ? Object.assign({ timeZone: tz }, options) : options);
+    } catch (e) {
+      return date.toLocaleTimeString("en-GB", options);
+    }
+  }
+
   // Keep this page, as it stands now, for offline use (one copy per address, no extra request).
   function keepPage() {
     if (!window.caches || !("serviceWorker" in navigator)) return;
     if (document.body.hasAttribute("data-forget-pages") || navigator.onLine === false) return;
     var html = document.documentElement.cloneNode(true);
     html.querySelectorAll(".arming").forEach(function (el) { el.classList.remove("arming"); });
-    html.setAttribute("data-kept-at", new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
+    html.setAttribute("data-kept-at", clock(new Date()));
     var body = "<!doctype html>\n" + html.outerHTML;
     caches.open("pages-v1").then(function (c) {
       return c.put(location.href, new Response(body, { headers: { "Content-Type": "text/html; charset=utf-8" } }));

@@ -61,3 +61,11 @@ def test_replay_binary_garbage(tmp_path):
     f.write_bytes(b"\xff\xfe\x00garbage")
     p = replay(f)
     assert p.returncode == 2 and "Traceback" not in p.stderr
+
+
+def test_replay_deeply_nested_json(tmp_path):
+    f = tmp_path / "deep.json"
+    f.write_text("[" * 100_000 + "]" * 100_000)
+    p = replay(f)
+    assert p.returncode == 2 and p.stderr.startswith("record: not a game record: the JSON is nested too deeply")
+    assert "Traceback" not in p.stderr

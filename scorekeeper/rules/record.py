@@ -128,6 +128,8 @@ def loads(text: str | bytes) -> Any:
         return json.loads(text)
     except (ValueError, UnicodeDecodeError) as err:
         raise ReplayError(None, f"not valid JSON ({err})") from None
+    except RecursionError:
+        raise ReplayError(None, "not a game record: the JSON is nested too deeply") from None
 
 
 def make_record(game: str, players, options: dict, entries: list, **extra) -> dict:

@@ -95,9 +95,17 @@ def when(moment: datetime, tz: str) -> str:
 # --- player profiles ---------------------------------------------------------
 
 
-def known_players(session: Session, owner_id: int) -> list[Player]:
-    """The account's player profiles, by name."""
-    return list(session.exec(select(Player).where(Player.owner_id == owner_id).order_by(Player.name_key)))
+def known_players(session: Session, owner_id: int, limit: int | None = None) -> list[Player]:
+    """The account's player profiles, by name; with ``limit``, only the ones who sat at the
+    most recently played games (still sorted by name)."""
+    if limit is None:
+        return list(session.exec(select(Player).where(Player.owner_id == owner_id).order_by(Player.name_key)))
+    last_played = func.max(Game.played_at)
+    recent = session.exec(
+        select(Player).join(GamePlayer, GamePlayer.player_id == Player.id).join(Game, Game.id == GamePlayer.game_id)
+        .where(Player.owner_id == owner_id).group_by(Player.id).order_by(last_played.desc()).limit(limit)
+    ).all()
+    return sorted(recent, key=lambda p: p.name_key)
 
 
 def get_player(session: Session, owner_id: int, player_id: int) -> Player | None:
@@ -473,6 +481,11 @@ def game_summary(game: Game, summary: dict) -> GameSummary:
 # --- the chart -----------------------------------------------------------------------
 
 
+def chart_height(players: int) -> int:
+    """The chart's height in px at 420 px wide: the plot, plus one legend row per three players."""
+    return 340 + 36 * ((players + 2) // 3)
+
+
 def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes:
     """A line chart (pygal, SVG bytes) of each player's score after every round.
 
@@ -493,7 +506,7 @@ def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes
     )
     word = find_game(game).score_word
     chart = pygal.Line(
-        js=[], style=style, width=420, height=340 + 32 * ((len(series) + 2) // 3), explicit_size=False,
+        js=[], style=style, width=420, height=chart_height(len(series)), explicit_size=False,
         legend_at_bottom=True,
         legend_at_bottom_columns=min(3, max(len(series), 1)), show_dots=rounds <= 30, dots_size=3,
         x_title="Round", y_title=word.capitalize() + (" (fewest win)" if lowest_wins(game) else ""),
@@ -504,6 +517,11 @@ def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes
     chart.x_labels = [str(i) for i in range(rounds + 1)]
     step = max(1, -(-rounds // 8))
     chart.x_labels_major = [str(i) for i in range(0, rounds + 1, step)]
+    # Whole numbers only on the vertical axis (points and lives are never fractions).
+    top = max((max(v) for v in series.values() if v), default=1)
+    low = min((min(v) for v in series.values() if v), default=0)
+    y_step = max(1, -(-(top - low) // 6))
+    chart.y_labels = list(range(min(low, 0), max(top, 1) + y_step, y_step))
     for name, values in series.items():
         chart.add(name, values)
     body = chart.render()

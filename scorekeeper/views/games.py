@@ -20,6 +20,7 @@ from ..services import history
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 MAX_SEATS = 12
+KNOWN_ON_SETUP = 24  # one-tap buttons for the players of the latest games
 
 
 @login_required
@@ -101,8 +102,8 @@ def setup(name: str):
 
 
 def known_players() -> list:
-    """The account's player profiles, for the setup form's one-tap buttons."""
-    return history.known_players(get_session(), current_user.id)
+    """The players of the account's latest games, for the setup form's one-tap buttons."""
+    return history.known_players(get_session(), current_user.id, limit=KNOWN_ON_SETUP)
 
 
 def render_game(loaded: service.Loaded, message: str | None = None, level: str = "info",

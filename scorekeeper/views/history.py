@@ -43,12 +43,15 @@ def _num(value) -> str:
 def game_list():
     """The account's games, newest played first; filter by game and by player; paginated."""
     session = get_session()
-    page = max(request.args.get("page", 1, type=int), 1)
+    page = min(max(request.args.get("page", 1, type=int), 1), 10**6)
     per_page = current_app.config.get("GAMES_PER_PAGE", 20)
     game_filter = request.args.get("game") if request.args.get("game") in GAMES else None
     player = None
-    if request.args.get("player", type=int):
-        player = hist.get_player(session, current_user.id, request.args.get("player", type=int))
+    if request.args.get("player"):
+        player_id = request.args.get("player", type=int)
+        if player_id is None or not 0 < player_id < 2**31:
+            abort(404)
+        player = hist.get_player(session, current_user.id, player_id)
         if player is None:
             abort(404)
     rows, total = hist.list_games(session, current_user.id, game_filter, player.id if player else None,
@@ -70,7 +73,8 @@ def summary(game_id: int):
     view = hist.game_summary(game, result)
     spec = GAMES[game.game]
     return render_template("history/summary.html", s=view, game=game, spec=spec, word=spec.score_word,
-                           lowest=spec.lowest_wins, tz=_tz())
+                           lowest=spec.lowest_wins, tz=_tz(),
+                           chart_height=hist.chart_height(len(json.loads(game.players))))
 
 
 @bp.route("/games/<int:game_id>/chart.svg")

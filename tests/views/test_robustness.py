@@ -114,3 +114,19 @@ def test_a_refused_correction_keeps_what_was_typed(client, auth):
     assert r.status_code == 422 and "would make entry 3" in page
     assert 'name="rolls" id="rolls" value="1"' in page  # as typed, not back to 3
     assert "Now: <strong>Ann: 5-3 in 3</strong>" in page
+
+
+def test_huge_numbers_in_addresses_are_not_found(client, auth):
+    auth.register()
+    big = "99999999999999999999"
+    for url in (f"/games/{big}", f"/games/{big}/summary", f"/players/{big}", f"/?player={big}",
+                "/?player=0", "/?player=x"):
+        assert client.get(url).status_code == 404, url
+    assert client.get(f"/?page={big}").status_code == 200
+
+
+def test_a_page_past_the_end_says_so(client, auth):
+    auth.register()
+    new_game(client)
+    page = client.get("/?page=5").data.decode()
+    assert "No games on this page" in page and "No games yet" not in page

@@ -1,0 +1,50 @@
+"""Nothing is wider than the phone: long names wrap, on every page that shows them."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from .conftest import register, set_up
+
+LONG = "Wolfeschlegelsteinhausenbergerdorffvoral"  # 40 letters, no space
+HYPHENATED = "Bartholomew-Maximilian-Fitzgerald-Smythe"
+
+
+def spills(page: Page) -> list[str]:
+    return page.evaluate("""() => [...document.querySelectorAll('main *')]
+        .filter(e => e.getClientRects().length && !e.closest('.sr-only') && !(e instanceof SVGElement))
+        .filter(e => !(e.getBoundingClientRect().right <= window.innerWidth + 1
+                    && (e.clientWidth === 0 || e.scrollWidth <= e.clientWidth + 1)))
+        .map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + (e.textContent || '').trim().slice(0, 40) + ' sw=' + e.scrollWidth + ' cw=' + e.clientWidth)""")
+
+
+def fits(page: Page) -> bool:
+    """No visible element reaches past the right edge of the screen, and no text spills out
+    of its box (a long name in a button or a table cell)."""
+    return page.evaluate("""() => [...document.querySelectorAll('main *')]
+        .filter(e => e.getClientRects().length && !e.closest('.sr-only') && !(e instanceof SVGElement))
+        .every(e => e.getBoundingClientRect().right <= window.innerWidth + 1
+                    && (e.clientWidth === 0 || e.scrollWidth <= e.clientWidth + 1))""")
+
+
+def test_long_names_never_widen_the_page(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    for game, players in (("mia", [LONG, HYPHENATED, "Cat"]),
+                          ("mitchi", [LONG, HYPHENATED]),
+                          ("mice-and-men", [LONG, HYPHENATED, "Cat", "Dan"])):
+        set_up(page, base, game, players, starter=0)
+        assert fits(page), (f"{game} game page", spills(page))
+        game_url = page.url
+        for path in ("/summary", "/log"):
+            page.goto(game_url + path)
+            assert fits(page), f"{game} {path}"
+        page.goto(f"{base}/games/new/{game}")  # the known players' buttons
+        assert fits(page), f"{game} setup"
+    for path in ("/", "/players", "/players/1", "/rules/mia"):
+        page.goto(base + path)
+        assert fits(page), path
+    # Small phone too.
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(base + "/games/new/mitchi")
+    assert fits(page)
