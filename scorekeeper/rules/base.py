@@ -268,6 +268,15 @@ class Opening:
                 "or the roll-off (startroll, one die each in seat order)"
             )
 
+    def as_dict(self) -> dict:
+        """How the start was decided, for the replay output's ``start`` key: ``{"starter": name or
+        None, "rolloff": [[{"player", "die"}, ...] per pass of the roll-off]}`` (empty when named)."""
+        passes = []
+        if self.rolloff is not None:
+            passes = list(self.rolloff.history) + ([self.rolloff.dice] if self.rolloff.dice else [])
+        return {"starter": self.starter,
+                "rolloff": [[{"player": p, "die": d} for p, d in dice] for dice in passes]}
+
     def expected(self) -> dict:
         """The ``next`` object while the start is undecided."""
         if self.rolloff is None:

@@ -485,7 +485,8 @@ class Mia(GameState):
             {
                 "winners": list(self.winners),
                 "rounds": [r.as_dict() for r in self.rounds],
-                "next": self.expected(),
+                "start": self.opening.as_dict(),
+            "next": self.expected(),
             }
         )
         return out

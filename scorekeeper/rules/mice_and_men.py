@@ -343,6 +343,7 @@ class MiceAndMen(GameState):
             "scores": {p: self.scores[p] for p in self.players},
             "winners": list(self.winners),
             "rounds": [r.as_dict() for r in self.rounds],
+            "start": self.opening.as_dict(),
             "next": self.expected(),
         }
 

@@ -245,6 +245,7 @@ class Mitchi(GameState):
             "scores": dict(self.scores),
             "winners": list(self.winners),
             "rounds": [r.as_dict() for r in self.finished_rounds],
+            "start": self.opening.as_dict(),
             "next": self.expected(),
         }
 

@@ -457,6 +457,18 @@ class GameSummary:
         return bool(self.summary["finished"])
 
     @property
+    def start_line(self) -> str | None:
+        """How the first starter was found, in words, or None (Mice and Men's first seat)."""
+        start = self.summary.get("start") or {}
+        passes = start.get("rolloff") or []
+        if not passes:
+            return f"{start['starter']} was named to start." if start.get("starter") else None
+        rolls = "; then ".join(", ".join(f"{r['player']} {r['die']}" for r in dice) for dice in passes)
+        if start.get("starter"):
+            return f"Roll-off for who starts: {rolls}. {start['starter']} starts."
+        return f"Roll-off for who starts, not decided yet: {rolls}."
+
+    @property
     def winners(self) -> list[str]:
         return list(self.summary["winners"])
 

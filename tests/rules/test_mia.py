@@ -248,10 +248,10 @@ def test_state_through_a_round():
 def test_summary_shape():
     entries = [start(A), ann(A, 42), chal(B, 3, 1)]
     s = game(entries).summary()
-    assert list(s) == ["game", "finished", "scores", "winners", "rounds", "next"]
+    assert list(s) == ["game", "finished", "scores", "winners", "rounds", "start", "next"]
     assert list(s["scores"]) == [A, B, C]
     s = game(entries, scoring="bonus-points").summary()
-    assert list(s) == ["game", "finished", "scores", "bonus", "winners", "rounds", "next"]
+    assert list(s) == ["game", "finished", "scores", "bonus", "winners", "rounds", "start", "next"]
     assert s["bonus"] == {A: 0, B: 1, C: 0}
 
 

@@ -292,3 +292,17 @@ def test_loading_the_same_record_twice_adds_it_once(client, auth):
     other = {**record, "options": {"point_limit": 30}}
     upload(client, other)
     assert len(game_ids(client)) == len(before) + 1
+
+
+def test_summary_says_how_the_first_starter_was_found(client, auth):
+    auth.register()
+    record = {"format": 1, "game": "mitchi", "players": ["Ann", "Ben", "Cat"], "options": {},
+              "entries": [{"type": "startroll", "player": "Ann", "die": 5},
+                          {"type": "startroll", "player": "Ben", "die": 5},
+                          {"type": "startroll", "player": "Cat", "die": 2},
+                          {"type": "startroll", "player": "Ann", "die": 3},
+                          {"type": "startroll", "player": "Ben", "die": 6}]}
+    r = upload(client, record)
+    game = int(r.headers["Location"].rsplit("/", 1)[1])
+    page = client.get(f"/games/{game}/summary").data.decode()
+    assert "Roll-off for who starts: Ann 5, Ben 5, Cat 2; then Ann 3, Ben 6. Ben starts." in page
