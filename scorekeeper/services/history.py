@@ -350,9 +350,6 @@ def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
 # --- the round-by-round log in plain words --------------------------------------------
 
 
-def _hand(hand) -> str:
-    return hand_name(sorted(hand, reverse=True))
-
 
 def _n(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
@@ -371,18 +368,18 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
         lines = [f"{rnd['starter']} starts; roll limit {rnd['roll_limit']}."]
         turns = rnd.get("turns", [])
         lines.append("Hands: " + ", ".join(
-            f"{t['player']} {_hand(t['hand'])} in {t['rolls']}" for t in turns) + ".")
+            f"{t['player']} {hand_name(t['hand'])} in {t['rolls']}" for t in turns) + ".")
         hands = [(t["player"], tuple(sorted(t["hand"], reverse=True))) for t in turns]
         tbs = rnd.get("tie_breaks", [])
         if hands:
             worst = worst_of(hands)
-            worst_hand = _hand(dict(hands)[worst[0]])
+            worst_hand = hand_name(dict(hands)[worst[0]])
             if len(worst) == 1:
                 lines.append(f"Worst hand: {worst[0]} with {worst_hand}.")
             else:
                 lines.append(f"Worst hand {worst_hand}, held by {join_names(worst)}: a tie-break.")
         for i, tb in enumerate(tbs, start=1):
-            rolled = ", ".join(f"{h['player']} {_hand(h['hand'])}" for h in tb["hands"])
+            rolled = ", ".join(f"{h['player']} {hand_name(h['hand'])}" for h in tb["hands"])
             lines.append(f"Tie-break {i} (order {' → '.join(tb['order'])}, pot {tb['pot']}): {rolled}.")
         lines.append(f"{rnd['taker']} takes the pot: {_n(rnd['pot'], 'point')}.")
         return lines
@@ -573,8 +570,8 @@ def csv_rows(game: Game, summary: dict) -> list[dict]:
 
 def _csv_cells(game: str, rnd: dict, p: str, options: dict) -> tuple[str, str]:
     if game == "mitchi":
-        hands = [f"{_hand(t['hand'])} in {t['rolls']}" for t in rnd.get("turns", []) if t["player"] == p]
-        tbs = [_hand(h["hand"]) for tb in rnd.get("tie_breaks", []) for h in tb["hands"] if h["player"] == p]
+        hands = [f"{hand_name(t['hand'])} in {t['rolls']}" for t in rnd.get("turns", []) if t["player"] == p]
+        tbs = [hand_name(h["hand"]) for tb in rnd.get("tie_breaks", []) for h in tb["hands"] if h["player"] == p]
         detail = "; ".join(hands + [f"tie-break {h}" for h in tbs])
         action = "took pot" if rnd["taker"] == p else ("tie-break" if tbs else "played")
         return action, detail
@@ -862,10 +859,6 @@ class GameKindStats:
     def average(self) -> float | None:
         """Average final score per finished game (points, lives left, penalty points), or None."""
         return self.total_score / self.finished if self.finished else None
-
-    @property
-    def lives_lost_per_game(self) -> float | None:
-        return self.lives_lost / self.finished if self.finished else None
 
     def add(self, figs: dict, finished: bool) -> None:
         self.played += 1

@@ -11,7 +11,6 @@ from scorekeeper.rules import record as records
 from scorekeeper.rules.base import IllegalEntry, RecordError, parse_options
 from scorekeeper.rules.mia import (
     GAME,
-    MIA,
     OPTIONS,
     SUM,
     STANDARD,

@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from scorekeeper.db import migrate
-from scorekeeper.services import history as hist
 
 from ..conftest import PG_URL, new_game
 
