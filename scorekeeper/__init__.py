@@ -32,7 +32,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     from . import auth, config, db, htmx, web
-    from .views import games, pwa, records, reference
+    from .views import games, groups, live, pwa, records, reference
     from .views import history
 
     config.configure(app, test_config)
@@ -52,5 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(reference.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(pwa.bp)
+    app.register_blueprint(groups.bp)
+    app.register_blueprint(live.bp)
     app.add_url_rule("/", endpoint="index", view_func=games.index)
     return app

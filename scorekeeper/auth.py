@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import func
 from sqlmodel import select
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import session as cookie
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -16,6 +17,7 @@ from wtforms.validators import EqualTo, InputRequired, Length, Regexp
 from .db import get_session
 from .htmx import client_redirect, is_htmx
 from .models import User
+from .services import groups
 from .web import limiter
 
 bp = Blueprint("auth", __name__)
@@ -103,12 +105,13 @@ def register():
         if exists:
             form.username.errors.append("That name is taken; choose another.")
         else:
-            user = User(username=name, password_hash=generate_password_hash(form.password.data),
-                        timezone=_browser_timezone(request.form.get("timezone")))
+            user = User(username=name, password_hash=generate_password_hash(form.password.data))
             session.add(user)
+            session.flush()
+            groups.create_group(session, user, name, _browser_timezone(request.form.get("timezone")))
             session.commit()
             login_user(user, remember=True)
-            return redirect(url_for("index"), 303)
+            return redirect(safe_next(request.args.get("next")), 303)
     status = 400 if form.is_submitted() else 200
     return render_template("auth/register.html", form=form), status
 
@@ -133,6 +136,7 @@ def login():
 def logout():
     """Log out."""
     logout_user()
+    cookie.pop("group_id", None)
     return redirect(url_for("auth.login"), 303)
 
 

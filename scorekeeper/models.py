@@ -25,7 +25,8 @@ def utcnow() -> datetime:
 
 
 class User(UserMixin, SQLModel, table=True):
-    """An account; it owns its tables (games). Names are ASCII and unique whatever the case."""
+    """An account: a person who logs in. It belongs to one or more groups (:class:`Membership`).
+    Names are ASCII and unique whatever the case."""
 
     __table_args__ = (Index("uq_user_username_lower", func.lower(text("username")), unique=True),)
 
@@ -33,8 +34,41 @@ class User(UserMixin, SQLModel, table=True):
     username: str = Field(index=True, unique=True, max_length=40)
     password_hash: str = Field(max_length=255)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class Group(SQLModel, table=True):
+    """The people who play together: games, players, history and stats belong to a group."""
+
+    __tablename__ = "group"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40)
     #: The group's time zone (IANA name, such as "Europe/Berlin"); times are shown in it.
     timezone: str = Field(default="UTC", max_length=64, sa_column_kwargs={"server_default": "UTC"})
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Membership(SQLModel, table=True):
+    """An account in a group, as ``owner`` (invites, removes members, renames) or ``member``."""
+
+    __table_args__ = (UniqueConstraint("group_id", "user_id", name="uq_membership_group_id_user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="group.id", index=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    role: str = Field(default="member", max_length=10)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Invite(SQLModel, table=True):
+    """An invite link to a group: an unguessable ``token``; revoked invites add nobody."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="group.id", index=True)
+    token: str = Field(max_length=64, unique=True)
+    created_by: int = Field(foreign_key="user.id")
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
 
 
 class Game(SQLModel, table=True):
@@ -46,7 +80,7 @@ class Game(SQLModel, table=True):
     """
 
     id: int | None = Field(default=None, primary_key=True)
-    owner_id: int = Field(foreign_key="user.id", index=True)
+    group_id: int = Field(foreign_key="group.id", index=True)
     game: str = Field(max_length=20)
     players: str = Field(sa_column=Column(Text, nullable=False))
     options: str = Field(sa_column=Column(Text, nullable=False))
@@ -58,20 +92,22 @@ class Game(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
     #: When the game was played (UTC): set up here, or the imported record's ``played_at``.
     played_at: datetime = Field(default_factory=utcnow)
+    #: The read-only live link's token ("Show to the table"); None while the link is off.
+    live_token: str | None = Field(default=None, max_length=64, unique=True)
 
-    __table_args__ = (Index("ix_game_owner_id_played_at", "owner_id", "played_at"),)
+    __table_args__ = (Index("ix_game_group_id_played_at", "group_id", "played_at"),)
 
 
 class Player(SQLModel, table=True):
-    """A person who plays at the account's tables: the same profile across its games.
+    """A person who plays at the group's tables: the same profile across its games.
 
-    ``name_key`` is ``name.casefold()``: a name is unique per account whatever its case.
+    ``name_key`` is ``name.casefold()``: a name is unique per group whatever its case.
     """
 
-    __table_args__ = (UniqueConstraint("owner_id", "name_key", name="uq_player_owner_id_name_key"),)
+    __table_args__ = (UniqueConstraint("group_id", "name_key", name="uq_player_group_id_name_key"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    owner_id: int = Field(foreign_key="user.id", index=True)
+    group_id: int = Field(foreign_key="group.id", index=True)
     name: str = Field(max_length=40)
     name_key: str = Field(max_length=40)
     created_at: datetime = Field(default_factory=utcnow)
@@ -104,3 +140,5 @@ class Entry(SQLModel, table=True):
     status: str = Field(default="active", max_length=10)
     replaced_by_id: int | None = Field(default=None, foreign_key="entry.id")
     created_at: datetime = Field(default_factory=utcnow)
+    #: The account that entered it (None for imported entries and older ones).
+    entered_by: int | None = Field(default=None, foreign_key="user.id")

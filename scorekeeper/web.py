@@ -52,7 +52,7 @@ def init_app(app) -> None:
 
     @app.errorhandler(404)
     def _not_found(err):
-        return message_response("There is no such page, or it belongs to another account.", 404, "Not found")
+        return message_response("There is no such page, or it belongs to another group.", 404, "Not found")
 
     @app.errorhandler(500)
     def _server_error(err):
@@ -78,9 +78,12 @@ def init_app(app) -> None:
         return response
 
     from .rules.base import join_names
-    from .words import describe, dice_text
+    from .words import describe, dice_text, next_words
 
-    app.jinja_env.globals.update(describe=describe, dice_text=dice_text, static_url=static_url)
+    from .services.groups import current_group
+
+    app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
+                                 current_group=current_group)
     app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat"
 
 

@@ -54,3 +54,20 @@ def describe(entry: dict) -> str:
     if kind == "reveal":
         return f"{p} shows {dice_text(entry.get('dice', []))}"
     return f"{p}: {kind}"
+
+
+def next_words(expected: dict | None) -> str:
+    """Who acts next, for the table: "Ann to roll", "Ben to act", "Showdown: everyone still in shows
+    the dice". ``expected`` is the engine's ``next`` (docs/game-record.md); None once the game is over."""
+    if not expected:
+        return "The game is over."
+    kind, p = expected.get("type"), expected.get("player")
+    if isinstance(kind, list):
+        return f"{p} to act" if p else "Anyone may act"
+    if p is None:
+        return {"start": "Who starts? Not chosen yet.", "startroll": "Rolling for who starts.",
+                "first": "Who opens this round? Not named yet.",
+                "reveal": "Showdown: everyone still in shows the dice."}.get(kind, "Next: anyone")
+    return {"turn": f"{p} to roll", "tiebreak": f"{p} rolls in the tie-break",
+            "startroll": f"{p} rolls for who starts", "announce": f"{p} to announce",
+            "reveal": f"{p} shows the dice", "first": f"{p} opens this round"}.get(kind, f"{p} to act")

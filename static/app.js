@@ -73,11 +73,15 @@
   document.addEventListener("htmx:afterSettle", function () { keepPage(); });
 
   // An entry that could not be sent stays selected on screen, to send again.
-  document.addEventListener("htmx:sendError", function () {
+  // A live poll that fails (offline, a server restart) only shows the offline banner; the next one retries.
+  function isPoll(e) { return e.detail && e.detail.elt && e.detail.elt.hasAttribute("data-poll"); }
+  document.addEventListener("htmx:sendError", function (e) {
     showOffline(!navigator.onLine);
+    if (isPoll(e)) return;
     say("Not sent: no connection. Nothing was recorded; your entry is still selected, tap again to send it.");
   });
   document.addEventListener("htmx:responseError", function (e) {
+    if (isPoll(e)) return;
     if (e.detail.xhr && e.detail.xhr.status >= 500) {
       say("Not recorded: the server had a problem (" + e.detail.xhr.status + "). Your entry is still selected; tap again.");
     }

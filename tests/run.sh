@@ -43,7 +43,7 @@ trap cleanup EXIT
 "${as_pg[@]}" "$PG/pg_ctl" -D "$tmp/data" -l "$tmp/log" -w \
   -o "-c listen_addresses=127.0.0.1 -p $port -k $tmp -c fsync=off -c synchronous_commit=off" start >/dev/null
 "${as_pg[@]}" "$PG/psql" -q -h 127.0.0.1 -p "$port" -U postgres \
-  -c "CREATE ROLE scorekeeper LOGIN PASSWORD 'scorekeeper'" \
+  -c "CREATE ROLE scorekeeper LOGIN CREATEDB PASSWORD 'scorekeeper'" \
   -c "CREATE DATABASE scorekeeper OWNER scorekeeper"
 # The pure rules tests touch no database: they ran above.
 TEST_DATABASE_URL="postgresql+psycopg://scorekeeper:scorekeeper@127.0.0.1:$port/scorekeeper" \

@@ -16,7 +16,7 @@ from functools import cached_property
 from sqlalchemy import update
 from sqlmodel import Session, select
 
-from ..models import Entry, Game, utcnow
+from ..models import Entry, Game, User, utcnow
 from ..rules import find_game
 from ..rules import record as records
 from ..rules.base import GameState, IllegalEntry, RecordError, RuleError
@@ -62,10 +62,10 @@ class Loaded:
         return json.loads(self.game.options)
 
 
-def get_game(session: Session, owner_id: int, game_id: int) -> Game | None:
-    """The game ``game_id`` if ``owner_id`` owns it, else None (the view answers 404)."""
+def get_game(session: Session, group_id: int, game_id: int) -> Game | None:
+    """The game ``game_id`` if it belongs to the group ``group_id``, else None (the view answers 404)."""
     game = session.get(Game, game_id)
-    if game is None or game.owner_id != owner_id:
+    if game is None or game.group_id != group_id:
         return None
     return game
 
@@ -121,8 +121,9 @@ def _finish(session: Session, game: Game, state: GameState) -> None:
     session.commit()
 
 
-def create_game(session: Session, owner_id: int, name: str, players: list[str], options: dict,
-                entries: list | None = None, history: list | None = None) -> Game:
+def create_game(session: Session, group_id: int, name: str, players: list[str], options: dict,
+                entries: list | None = None, history: list | None = None,
+                entered_by: int | None = None) -> Game:
     """Add a new game after replaying it; raise :class:`records.ReplayError` and add nothing.
 
     Only flushes: the caller commits (with the seats' profiles), or rolls back.
@@ -130,23 +131,24 @@ def create_game(session: Session, owner_id: int, name: str, players: list[str], 
     record = records.make_record(name, players, options, entries or [])
     header = records.load_header(record)
     state = records.apply_entries(records.new_state(header), record["entries"])
-    game = Game(owner_id=owner_id, game=name, players=json.dumps(list(header.players)),
+    game = Game(group_id=group_id, game=name, players=json.dumps(list(header.players)),
                 options=json.dumps(header.options))
     session.add(game)
     session.flush()
     for seq, entry in enumerate(record["entries"], start=1):
-        session.add(Entry(game_id=game.id, seq=seq, data=json.dumps(entry)))
+        session.add(Entry(game_id=game.id, seq=seq, data=json.dumps(entry), entered_by=entered_by))
     _mirror(session, game, state)
     session.flush()
     return game
 
 
-def add_entry(session: Session, game: Game, entry: dict, version: int | None) -> Loaded:
+def add_entry(session: Session, game: Game, entry: dict, version: int | None,
+              entered_by: int | None = None) -> Loaded:
     """Append ``entry`` if the rules accept it after the current log.
 
     Raises :class:`Stale` (form for another version; a repeat of the last
     entry says so) or :class:`Refused` (the rule's message). Commits before
-    returning.
+    returning. ``entered_by`` is the account that entered it (kept with the entry).
     """
     if version is not None and version == game.version - 1:
         last = active_entries(session, game)
@@ -161,7 +163,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None) ->
     except IllegalEntry as err:
         session.rollback()
         raise Refused(str(err)) from None
-    row = Entry(game_id=game.id, seq=len(log) + 1, data=json.dumps(entry))
+    row = Entry(game_id=game.id, seq=len(log) + 1, data=json.dumps(entry), entered_by=entered_by)
     session.add(row)
     _finish(session, game, state)
     return Loaded(game, entries + [row], state)
@@ -182,7 +184,8 @@ def undo(session: Session, game: Game, version: int | None) -> Loaded:
     return Loaded(game, entries, state)
 
 
-def correct(session: Session, game: Game, seq: int, entry: dict, version: int | None) -> Loaded:
+def correct(session: Session, game: Game, seq: int, entry: dict, version: int | None,
+            entered_by: int | None = None) -> Loaded:
     """Replace entry ``seq`` (1-based) and replay the rest of the log.
 
     If the new entry, or any later one, is then refused, raise :class:`Refused`
@@ -209,7 +212,7 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
             f"illegal: {err.reason}. Nothing was changed; undo or correct that entry first."
         ) from None
     old = entries[seq - 1]
-    row = Entry(game_id=game.id, seq=seq, data=json.dumps(entry))
+    row = Entry(game_id=game.id, seq=seq, data=json.dumps(entry), entered_by=entered_by)
     session.add(row)
     session.flush()
     old.status = "replaced"
@@ -220,33 +223,75 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
     return Loaded(game, entries, state)
 
 
+def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None] | None:
+    """The last entry of the log and the name of the account that entered it (None if unknown),
+    or None for an empty log."""
+    if not loaded.entries:
+        return None
+    row = loaded.entries[-1]
+    user = session.get(User, row.entered_by) if row.entered_by else None
+    return loaded.log[-1], (user.username if user else None)
+
+
 def history(session: Session, game: Game) -> list[Entry]:
     """Undone and replaced entries, oldest first."""
     stmt = select(Entry).where(Entry.game_id == game.id, Entry.status != "active").order_by(Entry.id)
     return list(session.exec(stmt))
 
 
-def record_from_rows(game: Game, active: list[Entry], others: list[Entry]) -> dict:
-    """The game record (GAME-RECORD.md) from stored rows: the log (``active``, by position)
-    and, under ``history``, what was undone or corrected (``others``, oldest first)."""
+def record_from_rows(game: Game, active: list[Entry], others: list[Entry],
+                     names: dict[int, str] | None = None) -> dict:
+    """The game record (docs/game-record.md) from stored rows: the log (``active``, by position)
+    and, under ``history``, what was undone or corrected (``others``, oldest first).
+
+    With ``names`` (account id to name), each entry entered by a known account carries
+    ``entered_by``: an extra key that readers of the format ignore."""
+    names = names or {}
+
+    def data(e: Entry) -> dict:
+        entry = json.loads(e.data)
+        if e.entered_by in names:
+            entry["entered_by"] = names[e.entered_by]
+        return entry
+
     extra = [
-        {"seq": e.seq, "status": e.status, "entry": json.loads(e.data), "at": e.created_at.isoformat()}
+        {"seq": e.seq, "status": e.status, "entry": data(e), "at": e.created_at.isoformat()}
         for e in others
     ]
     return records.make_record(game.game, json.loads(game.players), json.loads(game.options),
-                               [json.loads(e.data) for e in active], history=extra)
+                               [data(e) for e in active], history=extra)
+
+
+def entered_by_names(session: Session, rows: list[Entry]) -> dict[int, str]:
+    """Account id to name for the accounts that entered ``rows``."""
+    ids = {e.entered_by for e in rows if e.entered_by}
+    if not ids:
+        return {}
+    return {u.id: u.username for u in session.exec(select(User).where(User.id.in_(ids)))}
 
 
 def to_record(session: Session, loaded: Loaded) -> dict:
-    """The game record (GAME-RECORD.md), with what was undone or corrected under ``history``."""
-    return record_from_rows(loaded.game, loaded.entries, history(session, loaded.game))
+    """The game record (docs/game-record.md), with what was undone or corrected under ``history``
+    and who entered each entry (``entered_by``, an extra key)."""
+    others = history(session, loaded.game)
+    return record_from_rows(loaded.game, loaded.entries, others,
+                            entered_by_names(session, loaded.entries + others))
 
 
-def import_record(session: Session, owner_id: int, record) -> Game:
+def plain_entries(entries) -> list:
+    """Record entries without ``entered_by`` (it names an account of the group that wrote the
+    record: not part of the entry, and not stored as part of it)."""
+    if not isinstance(entries, list):
+        return entries
+    return [{k: v for k, v in e.items() if k != "entered_by"} if isinstance(e, dict) else e
+            for e in entries]
+
+
+def import_record(session: Session, group_id: int, record) -> Game:
     """Add a game from a record (flushed, not committed); raise :class:`records.ReplayError`."""
     header = records.load_header(record)
-    entries = record.get("entries", [])
-    return create_game(session, owner_id, header.spec.name, list(header.players),
+    entries = plain_entries(record.get("entries", []))
+    return create_game(session, group_id, header.spec.name, list(header.players),
                        record.get("options") or {}, entries)
 
 

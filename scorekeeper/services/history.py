@@ -95,50 +95,50 @@ def when(moment: datetime, tz: str) -> str:
 # --- player profiles ---------------------------------------------------------
 
 
-def known_players(session: Session, owner_id: int, limit: int | None = None) -> list[Player]:
+def known_players(session: Session, group_id: int, limit: int | None = None) -> list[Player]:
     """The account's player profiles, by name; with ``limit``, only the ones who sat at the
     most recently played games (still sorted by name)."""
     if limit is None:
-        return list(session.exec(select(Player).where(Player.owner_id == owner_id).order_by(Player.name_key)))
+        return list(session.exec(select(Player).where(Player.group_id == group_id).order_by(Player.name_key)))
     last_played = func.max(Game.played_at)
     recent = session.exec(
         select(Player).join(GamePlayer, GamePlayer.player_id == Player.id).join(Game, Game.id == GamePlayer.game_id)
-        .where(Player.owner_id == owner_id).group_by(Player.id).order_by(last_played.desc()).limit(limit)
+        .where(Player.group_id == group_id).group_by(Player.id).order_by(last_played.desc()).limit(limit)
     ).all()
     return sorted(recent, key=lambda p: p.name_key)
 
 
-def get_player(session: Session, owner_id: int, player_id: int) -> Player | None:
-    """The profile ``player_id`` if ``owner_id`` owns it, else None (the view answers 404)."""
+def get_player(session: Session, group_id: int, player_id: int) -> Player | None:
+    """The profile ``player_id`` if it belongs to the group ``group_id``, else None (the view answers 404)."""
     player = session.get(Player, player_id)
-    if player is None or player.owner_id != owner_id:
+    if player is None or player.group_id != group_id:
         return None
     return player
 
 
-def link_players(session: Session, owner_id: int, game: Game) -> list[Player]:
-    """Link every seat of ``game`` to the account's profile of that name (case-insensitively),
+def link_players(session: Session, group_id: int, game: Game) -> list[Player]:
+    """Link every seat of ``game`` to the group's profile of that name (case-insensitively),
     creating missing profiles. Flushes only: the caller commits with the game, so a game
     and its seats are stored together or not at all. Returns the profiles in seat order.
 
     Raises ``IntegrityError`` when another request created the same new profile at the
     same moment; the caller rolls back and may try again.
     """
-    profiles = _profiles_for(session, owner_id, json.loads(game.players))
+    profiles = _profiles_for(session, group_id, json.loads(game.players))
     for seat, profile in enumerate(profiles):
         session.add(GamePlayer(game_id=game.id, player_id=profile.id, seat=seat))
     session.flush()
     return profiles
 
 
-def _profiles_for(session: Session, owner_id: int, names: list[str]) -> list[Player]:
+def _profiles_for(session: Session, group_id: int, names: list[str]) -> list[Player]:
     keys = [n.casefold()[:40] for n in names]
     found = {p.name_key: p for p in session.exec(
-        select(Player).where(Player.owner_id == owner_id, Player.name_key.in_(keys)))}
+        select(Player).where(Player.group_id == group_id, Player.name_key.in_(keys)))}
     out = []
     for name, key in zip(names, keys):
         if key not in found:
-            found[key] = Player(owner_id=owner_id, name=name, name_key=key)
+            found[key] = Player(group_id=group_id, name=name, name_key=key)
             session.add(found[key])
             session.flush()
         out.append(found[key])
@@ -148,14 +148,14 @@ def _profiles_for(session: Session, owner_id: int, names: list[str]) -> list[Pla
 # --- the list ------------------------------------------------------------------
 
 
-def list_games(session: Session, owner_id: int, game: str | None = None, player_id: int | None = None,
+def list_games(session: Session, group_id: int, game: str | None = None, player_id: int | None = None,
                page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
-    """One page of the account's games, newest played first, and the count of all that match.
+    """One page of the group's games, newest played first, and the count of all that match.
 
     ``game`` filters by game code name, ``player_id`` by profile. No replay:
     the list reads the ``finished``/``rounds``/``winners`` columns.
     """
-    stmt = select(Game).where(Game.owner_id == owner_id)
+    stmt = select(Game).where(Game.group_id == group_id)
     if game in GAMES:
         stmt = stmt.where(Game.game == game)
     if player_id is not None:
@@ -613,14 +613,14 @@ def export_record(session: Session, loaded: service.Loaded) -> dict:
     return record
 
 
-def export_all(session: Session, owner_id: int, with_summaries: bool = True
+def export_all(session: Session, group_id: int, with_summaries: bool = True
                ) -> list[tuple[Game, dict, dict | None]]:
     """Every game of the account, oldest played first: ``[(game, record, summary or None)]``.
 
     One query for the games and one per 500 games for all their entries; a replay per
     game only ``with_summaries`` (the CSV of the zip needs them; the JSON list does not).
     """
-    games = list(session.exec(select(Game).where(Game.owner_id == owner_id)
+    games = list(session.exec(select(Game).where(Game.group_id == group_id)
                               .order_by(Game.played_at, Game.id)))
     active: dict[int, list[Entry]] = {g.id: [] for g in games}
     others: dict[int, list[Entry]] = {g.id: [] for g in games}
@@ -747,30 +747,30 @@ def check_incoming(label: str, record) -> Incoming:
     return Incoming(label, record, played_at, history)
 
 
-def already_stored(session: Session, owner_id: int, record: dict) -> bool:
-    """True when the account has a game with the same game, seats, options and log."""
+def already_stored(session: Session, group_id: int, record: dict) -> bool:
+    """True when the group has a game with the same game, seats, options and log."""
     from ..rules import record as records
 
     header = records.load_header(record)
-    same = session.exec(select(Game).where(Game.owner_id == owner_id, Game.game == header.spec.name,
+    same = session.exec(select(Game).where(Game.group_id == group_id, Game.game == header.spec.name,
                                            Game.players == json.dumps(list(header.players)))).all()
     for game in same:
         if json.loads(game.options) != header.options:
             continue
         log = [json.loads(e.data) for e in service.active_entries(session, game)]
-        if log == record.get("entries", []):
+        if log == service.plain_entries(record.get("entries", [])):
             return True
     return False
 
 
-def import_files(session: Session, owner_id: int, files: list[tuple[str, bytes]],
+def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]],
                  skipped: list[str] | None = None) -> list[Game]:
-    """Add every record in ``files`` (``[(filename, bytes)]``) as a new game of the account.
+    """Add every record in ``files`` (``[(filename, bytes)]``) as a new game of the group.
 
     All or nothing: every record is read and replayed before any is stored; the
     first problem raises :class:`ImportProblem` and nothing is stored. Each game
     keeps its ``played_at`` and ``history`` and is linked to player profiles.
-    A record the account already has (same game, seats, options and log) is not
+    A record the group already has (same game, seats, options and log) is not
     stored again; its label is appended to ``skipped``.
     """
     if not files:
@@ -784,7 +784,7 @@ def import_files(session: Session, owner_id: int, files: list[tuple[str, bytes]]
         r = inc.record
         key = json.dumps([r.get("game"), r.get("players"), r.get("options") or {}, r.get("entries", [])],
                          sort_keys=True)
-        if key not in seen and not already_stored(session, owner_id, r):
+        if key not in seen and not already_stored(session, group_id, r):
             fresh.append(inc)
         seen.add(key)
     if skipped is not None:
@@ -794,7 +794,7 @@ def import_files(session: Session, owner_id: int, files: list[tuple[str, bytes]]
     games = []
     try:
         for inc in checked:
-            game = service.import_record(session, owner_id, inc.record)
+            game = service.import_record(session, group_id, inc.record)
             if inc.played_at is not None:
                 game.played_at = inc.played_at
             for h in inc.history:
@@ -803,7 +803,7 @@ def import_files(session: Session, owner_id: int, files: list[tuple[str, bytes]]
                                   status=h["status"],
                                   created_at=at if at.tzinfo else at.replace(tzinfo=timezone.utc)))
             session.add(game)
-            link_players(session, owner_id, game)
+            link_players(session, group_id, game)
             games.append(game)
         session.commit()  # all the games, with their seats, or none
     except IntegrityError:
@@ -903,13 +903,13 @@ class PlayerStats:
         return (self.wins + self.shared_wins) / self.finished if self.finished else None
 
 
-def player_stats(session: Session, owner_id: int, player_id: int | None = None) -> list[PlayerStats]:
-    """Stats of the account's profiles (or only ``player_id``), most games first.
+def player_stats(session: Session, group_id: int, player_id: int | None = None) -> list[PlayerStats]:
+    """Stats of the group's profiles (or only ``player_id``), most games first.
 
     One replay per game at most (see :func:`summaries`). A seat counts for the
     profile it is linked to; the seat's name is read from that game.
     """
-    stmt = select(Player).where(Player.owner_id == owner_id)
+    stmt = select(Player).where(Player.group_id == group_id)
     if player_id is not None:
         stmt = stmt.where(Player.id == player_id)
     profiles = {p.id: PlayerStats(p) for p in session.exec(stmt)}
@@ -918,7 +918,7 @@ def player_stats(session: Session, owner_id: int, player_id: int | None = None) 
     links = list(session.exec(
         select(GamePlayer.game_id, GamePlayer.player_id, GamePlayer.seat)
         .join(Game, Game.id == GamePlayer.game_id)
-        .where(Game.owner_id == owner_id, GamePlayer.player_id.in_(list(profiles)))))
+        .where(Game.group_id == group_id, GamePlayer.player_id.in_(list(profiles)))))
     game_ids = sorted({g for g, _, _ in links})
     games = {}
     for chunk in range(0, len(game_ids), 500):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from sqlalchemy.exc import IntegrityError
 
@@ -15,8 +15,10 @@ from ..models import Game
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.record import ReplayError, check_players
+from ..words import describe
 from ..services import games as service
-from ..services import history
+from ..services import groups, history, live
+from ..services.groups import current_group
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 MAX_SEATS = 12
@@ -32,7 +34,10 @@ def index():
 
 
 def owned(game_id: int) -> Game:
-    game = service.get_game(get_session(), current_user.id, game_id)
+    """The game ``game_id`` of one of the signed-in account's groups, else 404.
+
+    Every route that takes a game id fetches it here (a test walks the URL map)."""
+    game = groups.game_of_member(get_session(), current_user.id, game_id)
     if game is None:
         abort(404)
     return game
@@ -65,7 +70,7 @@ def setup(name: str):
         # A seat button: answer with the same form, the seats rearranged.
         picked = None
         if action.startswith("pick-") and action[5:].isdigit():
-            profile = history.get_player(get_session(), current_user.id, int(action[5:]))
+            profile = history.get_player(get_session(), current_group().id, int(action[5:]))
             picked = profile.name if profile else None
         names, starter = forms.rearrange(form.players.data or [], request.form.get("starter", "0"), action,
                                          max_seats, picked)
@@ -82,8 +87,9 @@ def setup(name: str):
             options = forms.form_options(spec, form)
             for attempt in (1, 2):  # a second try if another phone made the same new player just now
                 try:
-                    game = service.create_game(session, current_user.id, spec.name, names, options, entries)
-                    history.link_players(session, current_user.id, game)
+                    game = service.create_game(session, current_group().id, spec.name, names, options, entries,
+                                               entered_by=current_user.id)
+                    history.link_players(session, current_group().id, game)
                     session.commit()
                     break
                 except IntegrityError:
@@ -103,7 +109,7 @@ def setup(name: str):
 
 def known_players() -> list:
     """The players of the account's latest games, for the setup form's one-tap buttons."""
-    return history.known_players(get_session(), current_user.id, limit=KNOWN_ON_SETUP)
+    return history.known_players(get_session(), current_group().id, limit=KNOWN_ON_SETUP)
 
 
 def render_game(loaded: service.Loaded, message: str | None = None, level: str = "info",
@@ -131,7 +137,8 @@ def _after_change(game: Game, action):
     except service.Stale as err:
         session.rollback()
         session.refresh(game)
-        return render_game(service.load(session, game), str(err), "warning", 409)
+        loaded = service.load(session, game)
+        return render_game(loaded, f"{err} {_who_entered(session, loaded)}".strip(), "warning", 409)
     except (service.Refused, forms.BadForm) as err:
         session.rollback()
         session.refresh(game)
@@ -140,6 +147,28 @@ def _after_change(game: Game, action):
         return render_game(loaded)
     mode = request.form.get("mode") or None  # Mia's entry mode (quick or trail) is kept
     return redirect(url_for("games.play", game_id=game.id, mode=mode), 303)
+
+
+def _who_entered(session, loaded: service.Loaded) -> str:
+    """"Last entry, by ben: Ann: 6-5 in 2." (or without the name when not known)."""
+    last = service.last_entry(session, loaded)
+    if last is None:
+        return ""
+    entry, name = last
+    return f"Last entry{', by ' + name if name else ''}: {describe(entry)}."
+
+
+@bp.route("/<int:game_id>/poll")
+@login_required
+def poll(game_id: int):
+    """The panel again when the game moved on (another scorer's entry, undo or correction), else
+    204 with no body; only the game row is read when nothing changed."""
+    game = owned(game_id)
+    if game.version == live.asked_version(request.args.get("v")):
+        return Response(status=204)
+    session = get_session()
+    loaded = service.load(session, game)
+    return render_game(loaded, f"The game moved on. {_who_entered(session, loaded)}".strip(), "info")
 
 
 @bp.route("/<int:game_id>/entries", methods=["POST"])
@@ -151,7 +180,7 @@ def add_entry(game_id: int):
 
     def action():
         entry = forms.entry_from_form(request.form)
-        return service.add_entry(get_session(), game, entry, version)
+        return service.add_entry(get_session(), game, entry, version, entered_by=current_user.id)
 
     return _after_change(game, action)
 
@@ -175,7 +204,7 @@ def correct(game_id: int, seq: int):
     if request.method == "POST":
         try:
             new = forms.entry_from_form(request.form)
-            service.correct(session, game, seq, new, forms.form_version(request.form))
+            service.correct(session, game, seq, new, forms.form_version(request.form), entered_by=current_user.id)
         except service.Stale as err:
             error, status = str(err), 409
         except (service.Refused, forms.BadForm) as err:

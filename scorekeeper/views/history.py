@@ -12,19 +12,20 @@ from flask_login import current_user, login_required
 from ..db import get_session
 from ..rules import GAMES
 from ..services import history as hist
+from ..services.groups import current_group
 from .games import owned
 
 bp = Blueprint("history", __name__)
 
 
 def _tz() -> str:
-    return current_user.timezone or "UTC"
+    return current_group().timezone or "UTC"
 
 
 @bp.app_template_filter("when")
 def _when_filter(moment: datetime) -> str:
     """``{{ game.played_at|when }}``: the time in the signed-in group's zone."""
-    tz = current_user.timezone if current_user.is_authenticated else "UTC"
+    tz = current_group().timezone if current_user.is_authenticated else "UTC"
     return hist.when(moment, tz or "UTC")
 
 
@@ -51,15 +52,15 @@ def game_list():
         player_id = request.args.get("player", type=int)
         if player_id is None or not 0 < player_id < 2**31:
             abort(404)
-        player = hist.get_player(session, current_user.id, player_id)
+        player = hist.get_player(session, current_group().id, player_id)
         if player is None:
             abort(404)
-    rows, total = hist.list_games(session, current_user.id, game_filter, player.id if player else None,
+    rows, total = hist.list_games(session, current_group().id, game_filter, player.id if player else None,
                                   page, per_page)
     pages = max((total + per_page - 1) // per_page, 1)
     return render_template("games/index.html", games=rows, games_registry=GAMES, page=page, pages=pages,
                            total=total, game_filter=game_filter, player=player,
-                           players=hist.known_players(session, current_user.id), loads=json.loads,
+                           players=hist.known_players(session, current_group().id), loads=json.loads,
                            tz=_tz())
 
 
@@ -116,7 +117,7 @@ def export():
     (that list, one CSV of every round, and one record file per game)."""
     session = get_session()
     as_zip = request.args.get("format") == "zip"
-    items = hist.export_all(session, current_user.id, with_summaries=as_zip)
+    items = hist.export_all(session, current_group().id, with_summaries=as_zip)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
     if as_zip:
         return Response(hist.export_zip(items), mimetype="application/zip",
@@ -137,7 +138,7 @@ def import_games():
         session = get_session()
         skipped: list[str] = []
         try:
-            games = hist.import_files(session, current_user.id, files, skipped)
+            games = hist.import_files(session, current_group().id, files, skipped)
         except hist.ImportProblem as err:
             session.rollback()
             error = f"Nothing was loaded. {err}"
@@ -160,7 +161,7 @@ def import_games():
 @login_required
 def players():
     """Every player profile of the account with their figures, and the best averages."""
-    stats = hist.player_stats(get_session(), current_user.id)
+    stats = hist.player_stats(get_session(), current_group().id)
     return render_template("history/players.html", stats=stats, leaders=hist.leaders(stats))
 
 
@@ -169,11 +170,11 @@ def players():
 def player(player_id: int):
     """One player's figures by game, and their games."""
     session = get_session()
-    profile = hist.get_player(session, current_user.id, player_id)
+    profile = hist.get_player(session, current_group().id, player_id)
     if profile is None:
         abort(404)
-    stats = hist.player_stats(session, current_user.id, player_id)
-    rows, total = hist.list_games(session, current_user.id, player_id=player_id, per_page=10)
+    stats = hist.player_stats(session, current_group().id, player_id)
+    rows, total = hist.list_games(session, current_group().id, player_id=player_id, per_page=10)
     return render_template("history/player.html", player=profile, stats=stats[0] if stats else None,
                            games=rows, total=total, games_registry=GAMES, loads=json.loads)
 
@@ -187,9 +188,9 @@ def settings():
         tz = (request.form.get("timezone") or "").strip()
         if hist.valid_timezone(tz):
             session = get_session()
-            user = session.merge(current_user._get_current_object())
-            user.timezone = tz
-            session.add(user)
+            group = current_group()
+            group.timezone = tz
+            session.add(group)
             session.commit()
             flash(f"Time zone set to {tz}.")
             return redirect(url_for("history.settings"), 303)

@@ -266,7 +266,7 @@ def test_migration_0002_keeps_data_and_links_profiles(tmp_path):
             conn.execute(text("INSERT INTO entry (game_id, seq, data, status, created_at) VALUES "
                               "(:id, 1, '{\"type\": \"start\", \"player\": \"Ann\"}', 'active', "
                               "'2026-11-02 20:00:00')"), {"id": gid})
-    migrate(url)
+    migrate(url, "0003")
     with engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM entry")).scalar() == 2
         assert conn.execute(text("SELECT timezone FROM user")).scalar() == "UTC"

@@ -1,0 +1,209 @@
+"""Groups: the people who play together, their members, invites, and "of this group" lookups.
+
+Games, players, history and stats belong to a :class:`~scorekeeper.models.Group`.
+An account belongs to one or more groups (:class:`~scorekeeper.models.Membership`,
+role ``owner`` or ``member``); the group it is looking at is kept in the
+session (``session["group_id"]``), else its oldest group. Every view fetches
+a game through :func:`game_of_member`, so no route can forget the check.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import g, session as cookie
+from flask_login import current_user
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from ..models import Game, Group, Invite, Membership, User, utcnow
+
+OWNER, MEMBER = "owner", "member"
+
+
+class NotAllowed(Exception):
+    """The account may not do this in this group (the message says why); nothing changed."""
+
+
+def create_group(session: Session, user: User, name: str, timezone: str = "UTC") -> Group:
+    """A new group named ``name`` with ``user`` as its owner; flushed, not committed."""
+    group = Group(name=name.strip()[:40] or user.username, timezone=timezone)
+    session.add(group)
+    session.flush()
+    session.add(Membership(group_id=group.id, user_id=user.id, role=OWNER))
+    session.flush()
+    return group
+
+
+def memberships(session: Session, user_id: int) -> list[tuple[Group, Membership]]:
+    """The account's groups with its membership in each, oldest first."""
+    rows = session.exec(
+        select(Group, Membership).join(Membership, Membership.group_id == Group.id)
+        .where(Membership.user_id == user_id).order_by(Membership.id)
+    ).all()
+    return [(grp, m) for grp, m in rows]
+
+
+def membership(session: Session, user_id: int, group_id: int) -> Membership | None:
+    """The account's membership of ``group_id``, or None."""
+    return session.exec(select(Membership).where(Membership.user_id == user_id,
+                                                 Membership.group_id == group_id)).first()
+
+
+def current_group() -> Group:
+    """The group the signed-in account is looking at (cached per request).
+
+    The session's choice if the account is still a member, else its oldest
+    group; an account that lost every group (removed from all) gets a new one
+    of its own, so a page never fails for want of a group.
+    """
+    if "current_group" in g:
+        return g.current_group
+    from ..db import get_session
+
+    session = get_session()
+    chosen = cookie.get("group_id")
+    found = None
+    if isinstance(chosen, int) and membership(session, current_user.id, chosen):
+        found = session.get(Group, chosen)
+    if found is None:
+        mine = memberships(session, current_user.id)
+        if mine:
+            found = mine[0][0]
+        else:
+            found = create_group(session, session.get(User, current_user.id), current_user.username)
+            session.commit()
+        cookie["group_id"] = found.id
+    g.current_group = found
+    return found
+
+
+def current_role() -> str | None:
+    """``owner`` or ``member`` in the current group."""
+    from ..db import get_session
+
+    m = membership(get_session(), current_user.id, current_group().id)
+    return m.role if m else None
+
+
+def switch_to(session: Session, user_id: int, group_id: int) -> Group:
+    """Make ``group_id`` the account's current group; raise :class:`NotAllowed` if not a member."""
+    if membership(session, user_id, group_id) is None:
+        raise NotAllowed("You are not a member of that group.")
+    cookie["group_id"] = group_id
+    g.pop("current_group", None)
+    return session.get(Group, group_id)
+
+
+def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
+    """The game ``game_id`` if the account is a member of its group, else None (the view answers
+    404). A game of another of the account's groups makes that group the current one, so links
+    kept from before still open."""
+    game = session.get(Game, game_id)
+    if game is None or membership(session, user_id, game.group_id) is None:
+        return None
+    if "current_group" not in g or g.current_group.id != game.group_id:
+        cookie["group_id"] = game.group_id
+        g.current_group = session.get(Group, game.group_id)
+    return game
+
+
+def members(session: Session, group_id: int) -> list[tuple[User, Membership]]:
+    """The group's accounts with their membership, owners first, then by joining."""
+    rows = session.exec(
+        select(User, Membership).join(Membership, Membership.user_id == User.id)
+        .where(Membership.group_id == group_id).order_by(Membership.role.desc(), Membership.id)
+    ).all()
+    return [(u, m) for u, m in rows]
+
+
+def _require_owner(session: Session, user_id: int, group_id: int) -> None:
+    m = membership(session, user_id, group_id)
+    if m is None or m.role != OWNER:
+        raise NotAllowed("Only the group's owner can do that.")
+
+
+def rename(session: Session, user_id: int, group_id: int, name: str) -> Group:
+    """Rename the group (owner only; 1 to 40 characters); commits."""
+    _require_owner(session, user_id, group_id)
+    name = " ".join((name or "").split())
+    if not 1 <= len(name) <= 40:
+        raise NotAllowed("A group's name has 1 to 40 characters.")
+    group = session.get(Group, group_id)
+    group.name = name
+    session.add(group)
+    session.commit()
+    return group
+
+
+def new_invite(session: Session, user_id: int, group_id: int) -> Invite:
+    """A new invite link for the group (owner only): an unguessable token; commits."""
+    _require_owner(session, user_id, group_id)
+    invite = Invite(group_id=group_id, token=secrets.token_urlsafe(24), created_by=user_id)
+    session.add(invite)
+    session.commit()
+    return invite
+
+
+def open_invites(session: Session, group_id: int) -> list[Invite]:
+    """The group's invites that still work, newest first."""
+    return list(session.exec(select(Invite).where(Invite.group_id == group_id, Invite.revoked_at.is_(None))
+                             .order_by(Invite.id.desc())))
+
+
+def revoke_invite(session: Session, user_id: int, group_id: int, invite_id: int) -> None:
+    """Revoke an invite of the group (owner only); it then adds nobody. Commits."""
+    _require_owner(session, user_id, group_id)
+    invite = session.get(Invite, invite_id)
+    if invite is None or invite.group_id != group_id:
+        raise NotAllowed("There is no such invite in this group.")
+    if invite.revoked_at is None:
+        invite.revoked_at = utcnow()
+        session.add(invite)
+        session.commit()
+
+
+def find_invite(session: Session, token: str) -> Invite | None:
+    """The invite with this token if it still works (not revoked), else None."""
+    if not token or len(token) > 64:
+        return None
+    return session.exec(select(Invite).where(Invite.token == token, Invite.revoked_at.is_(None))).first()
+
+
+def join(session: Session, user_id: int, invite: Invite) -> Group:
+    """Add the account to the invite's group as a member (a member already stays as is); commits.
+    Two joins at once store one membership."""
+    if membership(session, user_id, invite.group_id) is None:
+        session.add(Membership(group_id=invite.group_id, user_id=user_id, role=MEMBER))
+        try:
+            session.commit()
+        except IntegrityError:
+            session.rollback()
+    return session.get(Group, invite.group_id)
+
+
+def remove_member(session: Session, user_id: int, group_id: int, member_id: int) -> None:
+    """Remove ``member_id`` from the group (owner only; an owner cannot be removed). Commits.
+    The member's entries stay in the games' logs."""
+    _require_owner(session, user_id, group_id)
+    m = membership(session, member_id, group_id)
+    if m is None:
+        raise NotAllowed("That account is not a member of this group.")
+    if m.role == OWNER:
+        raise NotAllowed("The group's owner cannot be removed.")
+    session.delete(m)
+    session.commit()
+
+
+def leave(session: Session, user_id: int, group_id: int) -> None:
+    """The account leaves the group (a member only: the owner keeps the group). Commits."""
+    m = membership(session, user_id, group_id)
+    if m is None:
+        raise NotAllowed("You are not a member of that group.")
+    if m.role == OWNER:
+        raise NotAllowed("The owner cannot leave the group.")
+    session.delete(m)
+    session.commit()
+    if cookie.get("group_id") == group_id:
+        cookie.pop("group_id", None)
+    g.pop("current_group", None)

@@ -1,0 +1,61 @@
+"""Read-only live links ("Show to the table") and the version checks that polls make.
+
+A game's ``live_token`` opens a read-only view of it without an account. A
+poll carries the version it shows; :func:`version_for_token` answers from the
+game row alone, so an unchanged poll costs one indexed read and no replay.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlmodel import Session, select
+
+from ..models import Game
+
+TOKEN_BYTES = 16  # 128 bits: unguessable; 22 characters in the link
+
+
+def turn_on(session: Session, game: Game) -> str:
+    """Give ``game`` a new live token (a link already out stops working); commits. Returns it."""
+    game.live_token = secrets.token_urlsafe(TOKEN_BYTES)
+    session.add(game)
+    session.commit()
+    return game.live_token
+
+
+def turn_off(session: Session, game: Game) -> None:
+    """Turn the live link off: its token then opens nothing (404). Commits."""
+    game.live_token = None
+    session.add(game)
+    session.commit()
+
+
+def _valid(token: str) -> bool:
+    return bool(token) and len(token) <= 64
+
+
+def game_for_token(session: Session, token: str) -> Game | None:
+    """The game whose live link is ``token``, or None (turned off, replaced or never made)."""
+    if not _valid(token):
+        return None
+    return session.exec(select(Game).where(Game.live_token == token)).first()
+
+
+def version_for_token(session: Session, token: str) -> int | None:
+    """The version of the game behind ``token`` (one indexed read, no log), or None."""
+    if not _valid(token):
+        return None
+    return session.exec(select(Game.version).where(Game.live_token == token)).first()
+
+
+def version_of(session: Session, game_id: int) -> int | None:
+    """The version of game ``game_id`` (no log read), or None."""
+    return session.exec(select(Game.version).where(Game.id == game_id)).first()
+
+
+def asked_version(raw: str | None) -> int | None:
+    """The version a poll says it shows (``?v=``), or None if absent or not a small number."""
+    if raw is None or not raw.isdigit() or len(raw) > 12:
+        return None
+    return int(raw)

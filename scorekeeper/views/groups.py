@@ -1,0 +1,150 @@
+"""Groups: switch, rename, members, invite links (with QR codes), joining by invite."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from markupsafe import Markup
+
+from ..db import get_session
+from ..services import groups
+from ..services.groups import current_group
+from ..web import message_response
+
+bp = Blueprint("groups", __name__)
+
+
+def qr_svg(url: str) -> Markup:
+    """``url`` as a QR code, inline SVG drawn by segno (no image from another site)."""
+    import segno
+
+    return Markup(segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=False))
+
+
+def _refused(err: groups.NotAllowed):
+    return message_response(str(err), 403, "Not allowed")
+
+
+@bp.route("/groups")
+@login_required
+def index():
+    """The account's groups (switch in one tap), and the current group's members and invites."""
+    session = get_session()
+    group = current_group()
+    role = groups.current_role()
+    invites = groups.open_invites(session, group.id) if role == groups.OWNER else []
+    links = [(inv, url_for("groups.invite", token=inv.token, _external=True)) for inv in invites]
+    return render_template("groups/index.html", group=group, role=role,
+                           mine=groups.memberships(session, current_user.id),
+                           members=groups.members(session, group.id), invites=links, qr_svg=qr_svg)
+
+
+@bp.route("/groups/<int:group_id>/switch", methods=["POST"])
+@login_required
+def switch(group_id: int):
+    """Look at another of the account's groups."""
+    try:
+        group = groups.switch_to(get_session(), current_user.id, group_id)
+    except groups.NotAllowed:
+        abort(404)
+    flash(f"Now in {group.name}.")
+    return redirect(url_for("index"), 303)
+
+
+@bp.route("/groups/new", methods=["POST"])
+@login_required
+def new():
+    """Start another group, with this account as its owner, and switch to it."""
+    session = get_session()
+    name = " ".join((request.form.get("name") or "").split())
+    if not 1 <= len(name) <= 40:
+        return message_response("A group's name has 1 to 40 characters.", 400)
+    group = groups.create_group(session, session.merge(current_user._get_current_object()), name,
+                                current_group().timezone)
+    session.commit()
+    groups.switch_to(session, current_user.id, group.id)
+    flash(f"Group {group.name} made; you are its owner. Invite the others from here.")
+    return redirect(url_for("groups.index"), 303)
+
+
+@bp.route("/groups/rename", methods=["POST"])
+@login_required
+def rename():
+    """Rename the current group (owner)."""
+    try:
+        group = groups.rename(get_session(), current_user.id, current_group().id, request.form.get("name", ""))
+    except groups.NotAllowed as err:
+        return _refused(err)
+    flash(f"The group is now called {group.name}.")
+    return redirect(url_for("groups.index"), 303)
+
+
+@bp.route("/groups/invites", methods=["POST"])
+@login_required
+def new_invite():
+    """Make an invite link for the current group (owner)."""
+    try:
+        groups.new_invite(get_session(), current_user.id, current_group().id)
+    except groups.NotAllowed as err:
+        return _refused(err)
+    flash("Invite link made: show its QR code, or send the link.")
+    return redirect(url_for("groups.index"), 303)
+
+
+@bp.route("/groups/invites/<int:invite_id>/revoke", methods=["POST"])
+@login_required
+def revoke(invite_id: int):
+    """Revoke an invite link (owner): it then adds nobody."""
+    try:
+        groups.revoke_invite(get_session(), current_user.id, current_group().id, invite_id)
+    except groups.NotAllowed as err:
+        return _refused(err)
+    flash("Invite link revoked: it no longer adds anyone.")
+    return redirect(url_for("groups.index"), 303)
+
+
+@bp.route("/groups/members/<int:user_id>/remove", methods=["POST"])
+@login_required
+def remove(user_id: int):
+    """Remove a member from the current group (owner)."""
+    try:
+        groups.remove_member(get_session(), current_user.id, current_group().id, user_id)
+    except groups.NotAllowed as err:
+        return _refused(err)
+    flash("Member removed.")
+    return redirect(url_for("groups.index"), 303)
+
+
+@bp.route("/groups/leave", methods=["POST"])
+@login_required
+def leave():
+    """Leave the current group (members; the owner keeps it)."""
+    try:
+        groups.leave(get_session(), current_user.id, current_group().id)
+    except groups.NotAllowed as err:
+        return _refused(err)
+    flash("You left the group.")
+    return redirect(url_for("index"), 303)
+
+
+UNKNOWN_INVITE = ("This invite link is unknown or was revoked, so it adds nobody. "
+                  "Ask the group's owner for a new one.")
+
+
+@bp.route("/join/<token>", methods=["GET", "POST"])
+def invite(token: str):
+    """An invite link: who invites, and a button to join (log in or register first)."""
+    session = get_session()
+    found = groups.find_invite(session, token)
+    if found is None:
+        return message_response(UNKNOWN_INVITE, 404, "Invite not valid")
+    group = session.get(groups.Group, found.group_id)
+    if request.method == "POST":
+        if not current_user.is_authenticated:
+            return redirect(url_for("auth.login", next=request.path), 303)
+        groups.join(session, current_user.id, found)
+        groups.switch_to(session, current_user.id, group.id)
+        flash(f"You joined {group.name}: its games, players and history are here.")
+        return redirect(url_for("index"), 303)
+    member = current_user.is_authenticated and groups.membership(session, current_user.id, group.id)
+    return render_template("groups/join.html", group=group, token=token, member=member)

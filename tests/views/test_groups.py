@@ -1,0 +1,159 @@
+"""Groups: a group per account, invites (QR), roles, switching, and no access to another group's
+games from any route (the URL map is walked, so a new route is covered at once)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlmodel import Session, select
+
+from scorekeeper.models import Entry, Membership
+
+from ..conftest import HX, Auth, new_game, version_of
+
+
+def invite_link(client) -> str:
+    r = client.post("/groups/invites")
+    assert r.status_code == 303
+    page = client.get("/groups").data.decode()
+    return re.findall(r'class="invite-link">([^<]+)<', page)[0]
+
+
+def test_an_account_gets_a_group_of_its_own_shown_in_the_header(client, auth):
+    auth.register("ann")
+    page = client.get("/history").data.decode()
+    assert 'class="group-name"' in page and ">ann</a>" in page
+    assert "You are its owner" in client.get("/groups").data.decode()
+
+
+def test_an_invite_joins_a_second_account_which_then_sees_and_scores_the_games(app, client, auth):
+    auth.register("ann")
+    gid = new_game(client)
+    link = invite_link(client)
+    page = client.get("/groups").data.decode()
+    assert '<svg' in page and 'class="segno"' in page  # the QR code, drawn inline
+    token_path = link.split("localhost", 1)[1]
+
+    ben = app.test_client()
+    Auth(ben).register("ben")
+    assert ben.get(f"/games/{gid}").status_code == 404  # not a member yet
+    assert "Join ann" in ben.get(token_path).data.decode()
+    r = ben.post(token_path)
+    assert r.status_code == 303
+    assert f"/games/{gid}" in ben.get("/history").data.decode()  # the group's history
+    assert ben.get(f"/games/{gid}").status_code == 200
+    r = ben.post(f"/games/{gid}/entries", data={"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5",
+                                                 "rolls": "2", "version": version_of(ben.get(f"/games/{gid}").data)})
+    assert r.status_code == 303
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        entry = s.exec(select(Entry).where(Entry.game_id == gid).order_by(Entry.seq)).all()[-1]
+        ben_id = s.exec(select(Membership).where(Membership.role == "member")).one().user_id
+    assert entry.entered_by == ben_id
+    # The downloaded record says who entered it (an extra key), and loads back as the same game.
+    record = client.get(f"/games/{gid}/record.json").get_json()
+    assert record["entries"][-1]["entered_by"] == "ben" and record["entries"][0]["entered_by"] == "ann"
+
+
+def test_revoked_and_unknown_invites_say_so_and_add_nobody(app, client, auth):
+    auth.register("ann")
+    link = invite_link(client)
+    path = link.split("localhost", 1)[1]
+    invite_id = re.search(r"/groups/invites/(\d+)/revoke", client.get("/groups").data.decode()).group(1)
+    assert client.post(f"/groups/invites/{invite_id}/revoke").status_code == 303
+    ben = app.test_client()
+    Auth(ben).register("ben")
+    for r in (ben.get(path), ben.post(path), ben.get("/join/not-a-real-token")):
+        assert r.status_code == 404
+        assert "unknown or was revoked" in r.data.decode()
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert len(s.exec(select(Membership)).all()) == 2  # ann's and ben's own groups only
+
+
+def test_roles_members_cannot_invite_rename_or_remove_and_owners_can(app, client, auth):
+    auth.register("ann")
+    gid = new_game(client)
+    path = invite_link(client).split("localhost", 1)[1]
+    ben = app.test_client()
+    Auth(ben).register("ben")
+    ben.post(path)
+    for url, data in (("/groups/invites", {}), ("/groups/rename", {"name": "Ben's"}),
+                      ("/groups/members/1/remove", {})):
+        r = ben.post(url, data=data)
+        assert r.status_code == 403 and "Only the group&#39;s owner" in r.data.decode(), url
+    assert client.post("/groups/rename", data={"name": "Friday dice"}).status_code == 303
+    assert "Friday dice" in ben.get("/history").data.decode()
+    assert client.post("/groups/members/1/remove").status_code == 403  # the owner stays
+    assert client.post("/groups/members/2/remove").status_code == 303
+    assert ben.get(f"/games/{gid}").status_code == 404
+
+
+def test_an_account_switches_between_its_groups_and_old_links_still_open(app, client, auth):
+    auth.register("ann")
+    first = new_game(client, players=("Ann", "Ben", "Cat"))
+    assert client.post("/groups/new", data={"name": "Work"}).status_code == 303
+    assert f"/games/{first}" not in client.get("/history").data.decode()
+    second = new_game(client, players=("Dan", "Eve", "Fay"))
+    page = client.get("/history").data.decode()
+    assert f"/games/{second}" in page and f"/games/{first}" not in page
+    # A link kept from before opens, and brings its group with it.
+    assert client.get(f"/games/{first}").status_code == 200
+    page = client.get("/history").data.decode()
+    assert f"/games/{first}" in page and f"/games/{second}" not in page
+    group_ids = re.findall(r"/groups/(\d+)/switch", client.get("/groups").data.decode())
+    assert len(group_ids) == 1
+    assert client.post(f"/groups/{group_ids[0]}/switch").status_code == 303
+    assert f"/games/{second}" in client.get("/history").data.decode()
+    # Players belong to a group too.
+    assert "Dan" in client.get("/players").data.decode() and "Ann" not in client.get("/players").data.decode()
+    # Switching to a group one is not in is a 404.
+    assert client.post("/groups/999/switch").status_code == 404
+
+
+def _game_routes(app):
+    for rule in app.url_map.iter_rules():
+        if "game_id" in rule.arguments:
+            for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+                yield rule, method
+
+
+def test_another_groups_member_gets_404_on_every_game_route(app, client, auth):
+    auth.register("ann")
+    gid = new_game(client)
+    eve = app.test_client()
+    Auth(eve).register("eve")
+    routes = list(_game_routes(app))
+    assert len(routes) >= 10
+    for rule, method in routes:
+        url = rule.build({"game_id": gid, "seq": 1}, append_unknown=False)[1]
+        r = eve.open(url, method=method, data={"version": "1", "type": "turn", "player": "Ann", "hand.0": "6",
+                                               "hand.1": "5", "rolls": "2"})
+        assert r.status_code == 404, (method, url, r.status_code)
+    assert client.get(f"/games/{gid}").status_code == 200
+    assert version_of(client.get(f"/games/{gid}").data) == 0  # nothing changed
+
+
+@pytest.fixture
+def csrf_app(make_app):
+    app = make_app(WTF_CSRF_ENABLED=True)
+    yield app
+    app.extensions["scorekeeper.engine"].dispose()
+
+
+def test_group_and_live_routes_refuse_posts_without_a_csrf_token(csrf_app):
+    client = csrf_app.test_client()
+    page = client.get("/register").data.decode()
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    client.post("/register", data={"username": "ann", "password": "correct horse",
+                                   "confirm": "correct horse", "csrf_token": token})
+    for url in ("/groups/invites", "/groups/rename", "/groups/new", "/groups/leave", "/groups/1/switch",
+                "/games/1/live", "/games/1/live/off", "/join/whatever"):
+        r = client.post(url, data={"name": "x"})
+        assert r.status_code == 400 and "security token" in r.data.decode(), url
+
+
+def test_htmx_and_names_are_escaped_in_group_pages(client, auth):
+    auth.register("ann")
+    client.post("/groups/rename", data={"name": "<script>x</script>"})
+    page = client.get("/groups", headers=HX).data.decode()
+    assert "<script>x</script>" not in page and "&lt;script&gt;" in page

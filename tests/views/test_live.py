@@ -1,0 +1,129 @@
+"""The live view ("Show to the table") and the polls of viewers and scorers."""
+
+from __future__ import annotations
+
+import re
+
+from sqlmodel import Session, select
+
+from scorekeeper.models import Entry
+from scorekeeper.services import games as service
+
+from ..conftest import HX, Auth, new_game, version_of
+
+
+def turn_on(client, gid: int) -> str:
+    assert client.post(f"/games/{gid}/live").status_code == 303
+    page = client.get(f"/games/{gid}/table").data.decode()
+    link = re.search(r'class="live-link">([^<]+)<', page).group(1)
+    return link.split("localhost", 1)[1]
+
+
+def enter(client, gid: int, **data):
+    version = version_of(client.get(f"/games/{gid}").data)
+    return client.post(f"/games/{gid}/entries", data={"version": str(version), **data})
+
+
+def entries(app, gid: int) -> int:
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        return len(s.exec(select(Entry).where(Entry.game_id == gid)).all())
+
+
+def test_the_live_link_opens_without_an_account_and_shows_the_table(app, client, auth):
+    auth.register()
+    gid = new_game(client, players=("Ann", "Ben", "Cat"))
+    enter(client, gid, type="turn", player="Ann", **{"hand.0": "3", "hand.1": "1", "rolls": "2"})
+    path = turn_on(client, gid)
+    assert "<svg" in client.get(f"/games/{gid}/table").data.decode()  # the QR code
+    viewer = app.test_client()
+    page = viewer.get(path).data.decode()
+    for words in ("Ben to roll", "Round", "Pot", "Roll limit", "Worst hand so far", "3-1", "Points"):
+        assert words in page, words
+    assert "<form" not in page and "<button" not in page and "csrf" not in page.lower()
+    screen = viewer.get(path + "?layout=screen").data.decode()
+    assert "table-screen" in screen and "<form" not in screen
+
+
+def test_an_unchanged_poll_answers_204_without_reading_the_log(app, client, auth, monkeypatch):
+    auth.register()
+    gid = new_game(client)
+    path = turn_on(client, gid)
+    viewer = app.test_client()
+    version = version_of(client.get(f"/games/{gid}").data)
+    replays = []
+    real = service.replay
+    monkeypatch.setattr(service, "replay", lambda *a, **k: replays.append(1) or real(*a, **k))
+    r = viewer.get(f"{path}/poll?v={version}", headers=HX)
+    assert r.status_code == 204 and r.data == b"" and replays == []
+    r = client.get(f"/games/{gid}/poll?v={version}", headers=HX)
+    assert r.status_code == 204 and replays == []
+    # After an entry (or an undo) the poll answers with the new view.
+    enter(client, gid, type="turn", player="Ann", **{"hand.0": "6", "hand.1": "5", "rolls": "1"})
+    r = viewer.get(f"{path}/poll?v={version}", headers=HX)
+    assert r.status_code == 200 and "Ben to roll" in r.data.decode() and replays
+    assert f"v={version + 1}" in r.data.decode()
+    client.post(f"/games/{gid}/undo", data={"version": str(version + 1)})
+    r = viewer.get(f"{path}/poll?v={version + 1}", headers=HX)
+    assert r.status_code == 200 and "Ann to roll" in r.data.decode()
+
+
+def test_a_turned_off_or_replaced_link_404s(app, client, auth):
+    auth.register()
+    gid = new_game(client)
+    old = turn_on(client, gid)
+    new = turn_on(client, gid)
+    viewer = app.test_client()
+    assert old != new
+    assert viewer.get(old).status_code == 404
+    assert viewer.get(new).status_code == 200
+    assert client.post(f"/games/{gid}/live/off").status_code == 303
+    assert viewer.get(new).status_code == 404
+    assert viewer.get(new + "/poll?v=0").status_code == 404
+    r = viewer.get(new + "/poll?v=0", headers=HX)
+    assert r.status_code == 286 and "turned off" in r.data.decode()  # htmx stops polling
+
+
+def test_the_viewer_token_cannot_post_and_nothing_is_stored(app, client, auth):
+    auth.register()
+    gid = new_game(client)
+    path = turn_on(client, gid)
+    viewer = app.test_client()
+    for url in (path, path + "/entries", path + "/poll", path + "/undo"):
+        r = viewer.post(url, data={"type": "start", "player": "Ann", "version": "0"})
+        assert r.status_code == 403 and "read-only" in r.data.decode(), url
+    # Nor can an anonymous viewer use the scorer's routes.
+    r = viewer.post(f"/games/{gid}/entries", data={"type": "turn", "player": "Ann", "hand.0": "6",
+                                                    "hand.1": "5", "rolls": "2", "version": "1"})
+    assert r.status_code in (302, 401)
+    assert entries(app, gid) == 1  # only the start made with the game
+
+
+def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, client, auth):
+    auth.register("ann")
+    gid = new_game(client)
+    client.post("/groups/invites")
+    token = re.search(r"/join/([\w-]+)", client.get("/groups").data.decode()).group(1)
+    ben = app.test_client()
+    Auth(ben).register("ben")
+    ben.post(f"/join/{token}")
+    version = version_of(client.get(f"/games/{gid}").data)
+    # Both phones show the same turn; both tap it.
+    turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "version": version}
+    first = client.post(f"/games/{gid}/entries", data={**turn, "rolls": "2"}, headers=HX)
+    second = ben.post(f"/games/{gid}/entries", data={**turn, "rolls": "3"}, headers=HX)
+    assert first.status_code == 200 and second.status_code == 409
+    assert "Last entry, by ann: Ann: 6-5 in 2." in second.data.decode()
+    assert entries(app, gid) == 2  # the start and one turn
+    # Ben's page (polling with the version it shows) gets the panel as it now stands.
+    r = ben.get(f"/games/{gid}/poll?v={version}", headers=HX)
+    assert r.status_code == 200 and "Ben's turn" in r.data.decode() and "by ann" in r.data.decode()
+
+
+def test_live_routes_of_another_group_are_404(app, client, auth):
+    auth.register("ann")
+    gid = new_game(client)
+    eve = app.test_client()
+    Auth(eve).register("eve")
+    for method, url in (("GET", f"/games/{gid}/table"), ("POST", f"/games/{gid}/live"),
+                        ("POST", f"/games/{gid}/live/off"), ("GET", f"/games/{gid}/poll?v=0")):
+        assert eve.open(url, method=method).status_code == 404, url
