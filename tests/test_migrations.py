@@ -1,0 +1,113 @@
+"""Migration 0004 (groups) from a database at the previous head with games in it, on SQLite and,
+when ``TEST_DATABASE_URL`` names one, on a throwaway PostgreSQL database: nothing is lost, every
+account owns a group holding its games, players and time zone, and every URL still works."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from scorekeeper import create_app
+from scorekeeper.db import migrate
+
+from .conftest import Auth
+
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+@pytest.fixture
+def old_database(tmp_path):
+    """An empty database URL: a SQLite file, or a new PostgreSQL database dropped afterwards."""
+    if not PG_URL:
+        yield "sqlite:///" + str(tmp_path / "old.sqlite3")
+        return
+    name = "migr_" + uuid.uuid4().hex[:10]
+    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    yield url
+    with admin.connect() as conn:
+        conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
+    admin.dispose()
+
+
+def _fill_at_0003(url: str) -> None:
+    """Two accounts with games, seats, profiles and entries, as revision 0003 stored them."""
+    from werkzeug.security import generate_password_hash
+
+    migrate(url, "0003")
+    engine = create_engine(url)
+    pw = generate_password_hash("correct horse")
+    with engine.begin() as conn:
+        for uid, name, tz in ((1, "ann", "Europe/Berlin"), (2, "bob", "UTC")):
+            conn.execute(text('INSERT INTO "user" (id, username, password_hash, created_at, timezone) '
+                              "VALUES (:id, :n, :pw, '2026-11-01 10:00:00', :tz)"),
+                         {"id": uid, "n": name, "pw": pw, "tz": tz})
+        games = ((1, 1, '["Ann", "Ben", "Cat"]'), (2, 1, '["Ann", "Dan", "Eve"]'), (3, 2, '["Bob", "Ann", "Zed"]'))
+        for gid, owner, players in games:
+            conn.execute(text(
+                "INSERT INTO game (id, owner_id, game, players, options, version, finished, rounds, winners, "
+                "created_at, updated_at, played_at) VALUES (:id, :o, 'mitchi', :p, '{\"point_limit\": 25}', 2, "
+                "false, 0, '[]', '2026-11-02 20:00:00', '2026-11-02 20:00:00', '2026-11-02 20:00:00')"),
+                {"id": gid, "o": owner, "p": players})
+            first = players.split('"')[1]
+            conn.execute(text("INSERT INTO entry (game_id, seq, data, status, created_at) VALUES "
+                              "(:id, 1, :d, 'active', '2026-11-02 20:00:00')"),
+                         {"id": gid, "d": '{"type": "start", "player": "%s"}' % first})
+            conn.execute(text("INSERT INTO entry (game_id, seq, data, status, created_at) VALUES "
+                              "(:id, 2, :d, 'active', '2026-11-02 20:01:00')"),
+                         {"id": gid, "d": '{"type": "turn", "player": "%s", "hand": [6, 5], "rolls": 2}' % first})
+        pid = 0
+        for gid, owner, players in games:
+            for seat, name in enumerate(players.strip("[]").replace('"', "").split(", ")):
+                key = name.casefold()
+                found = conn.execute(text("SELECT id FROM player WHERE owner_id = :o AND name_key = :k"),
+                                     {"o": owner, "k": key}).scalar()
+                if found is None:
+                    pid += 1
+                    found = pid
+                    conn.execute(text("INSERT INTO player (id, owner_id, name, name_key, created_at) VALUES "
+                                      "(:id, :o, :n, :k, '2026-11-01 10:00:00')"),
+                                 {"id": pid, "o": owner, "n": name, "k": key})
+                conn.execute(text("INSERT INTO game_player (game_id, player_id, seat) VALUES (:g, :p, :s)"),
+                             {"g": gid, "p": found, "s": seat})
+        if engine.dialect.name == "postgresql":
+            for table in ("user", "game", "player", "entry", "game_player"):
+                conn.execute(text(f"SELECT setval(pg_get_serial_sequence('\"{table}\"', 'id'), "
+                                  f"(SELECT MAX(id) FROM \"{table}\"))"))
+    engine.dispose()
+
+
+def test_groups_migration_keeps_every_game_player_and_url(old_database, tmp_path):
+    url = old_database
+    _fill_at_0003(url)
+    app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})
+    app.instance_path = str(tmp_path / "instance")
+    engine = app.extensions["scorekeeper.engine"]
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM entry")).scalar() == 6
+        assert conn.execute(text("SELECT count(*) FROM game_player")).scalar() == 9
+        assert conn.execute(text('SELECT id, name, timezone FROM "group" ORDER BY id')).all() == [
+            (1, "ann", "Europe/Berlin"), (2, "bob", "UTC")]
+        assert conn.execute(text("SELECT group_id, user_id, role FROM membership ORDER BY id")).all() == [
+            (1, 1, "owner"), (2, 2, "owner")]
+        assert conn.execute(text("SELECT id, group_id FROM game ORDER BY id")).all() == [(1, 1), (2, 1), (3, 2)]
+        assert conn.execute(text("SELECT count(*) FROM player WHERE group_id = 1")).scalar() == 5
+    ann = app.test_client()
+    assert Auth(ann).login("ann").status_code == 303
+    for path in ("/games/1", "/games/2", "/games/1/summary", "/games/1/log", "/players", "/players/1"):
+        assert ann.get(path).status_code == 200, path
+    assert ann.get("/games/3").status_code == 404  # bob's
+    page = ann.get("/settings").data.decode()
+    assert "Europe/Berlin" in page
+    # A new group made after the upgrade does not collide with the ids the migration gave.
+    assert ann.post("/groups/new", data={"name": "Work"}).status_code == 303
+    bob = app.test_client()
+    Auth(bob).register("cid")
+    assert bob.get("/history").status_code == 200
+    engine.dispose()
