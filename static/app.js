@@ -3,6 +3,8 @@
   "use strict";
   var banner;
 
+  function isPoll(e) { return e.detail && e.detail.elt && e.detail.elt.hasAttribute && e.detail.elt.hasAttribute("data-poll"); }
+
   function showOffline(off) {
     if (!banner) banner = document.getElementById("offline");
     if (!banner || document.body.hasAttribute("data-no-banner")) return;
@@ -73,8 +75,22 @@
   document.addEventListener("htmx:afterSettle", function () { keepPage(); });
 
   // An entry that could not be sent stays selected on screen, to send again.
+  // A poll's answer never replaces a panel that is newer, or one whose entry is on its way:
+  // the scorer's own tap decides what this phone shows next.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (!isPoll(e) || !e.detail.xhr) return;
+    var panel = document.getElementById("panel");
+    if (!panel) return;
+    if (panel.classList.contains("htmx-request") || panel.querySelector(".htmx-request:not([data-poll])")) {
+      e.detail.shouldSwap = false;
+      return;
+    }
+    var m = /data-version="(\d+)"/.exec(e.detail.xhr.responseText || "");
+    var shown = parseInt(panel.getAttribute("data-version") || "-1", 10);
+    if (m && parseInt(m[1], 10) <= shown) e.detail.shouldSwap = false;
+  });
+
   // A live poll that fails (offline, a server restart) only shows the offline banner; the next one retries.
-  function isPoll(e) { return e.detail && e.detail.elt && e.detail.elt.hasAttribute("data-poll"); }
   document.addEventListener("htmx:sendError", function (e) {
     showOffline(!navigator.onLine);
     if (isPoll(e)) return;

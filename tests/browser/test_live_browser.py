@@ -1,0 +1,124 @@
+"""The table on its phones: a scorer and a viewer, two scorers on one turn, an invite, and the
+links that stop working (Chromium at Pixel 7 size, each person in a browser context of their own)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import register, set_up
+from .test_mitchi_browser import turn
+
+
+@pytest.fixture
+def phone(browser: Browser, browser_context_args):
+    """Another phone at the table: a browser context of its own (its own cookies)."""
+    contexts = []
+
+    def make() -> Page:
+        ctx = browser.new_context(**browser_context_args)
+        contexts.append(ctx)
+        p = ctx.new_page()
+        p.set_default_timeout(10_000)
+        return p
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def test_a_viewer_sees_the_scorers_entry_within_two_seconds(page: Page, phone, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    game_url = page.url
+    page.get_by_role("link", name="Show to the table").click()
+    page.get_by_role("button", name="Turn on the live link").click()
+    expect(page.locator(".qr svg")).to_be_visible()
+    link = page.locator("a.live-link").inner_text()
+
+    viewer = phone()  # no account
+    viewer.goto(link)
+    expect(viewer.locator(".live-now")).to_have_text("Ann to roll")
+    expect(viewer.get_by_role("button")).to_have_count(0)
+    expect(viewer.locator("form")).to_have_count(0)
+
+    page.goto(game_url)
+    turn(page, 3, 1, 2)
+    done = time.monotonic()
+    expect(viewer.locator(".live-now")).to_have_text("Ben to roll", timeout=2_000)
+    assert time.monotonic() - done < 2.0
+    expect(viewer.locator("#live")).to_contain_text("3-1")
+    # Undo shows too.
+    page.get_by_role("button", name="Undo: Ann: 3-1 in 2").click()
+    expect(viewer.locator(".live-now")).to_have_text("Ann to roll", timeout=2_000)
+    # The table screen: the same view, for a tablet in landscape.
+    screen = phone()
+    screen.set_viewport_size({"width": 1280, "height": 720})
+    screen.goto(link + "?layout=screen")
+    expect(screen.locator("body.table-screen .live-now")).to_have_text("Ann to roll")
+
+    # Turned off: the open view says so by itself, and the link no longer opens.
+    page.goto(game_url)
+    page.get_by_role("link", name="Show to the table").click()
+    page.get_by_role("button", name="Turn the link off").click()
+    expect(viewer.locator("#live")).to_contain_text("turned off", timeout=3_000)
+    assert viewer.goto(link).status == 404
+
+
+def test_an_invite_joins_a_member_and_two_scorers_on_one_turn_store_one_entry(
+        page: Page, phone, live_server: str):
+    base = live_server
+    register(page, base, "ann")
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    game_url = page.url
+    page.goto(base + "/groups")
+    page.get_by_role("button", name="Make an invite link").click()
+    invite = page.locator("a.invite-link").first.inner_text()
+
+    ben = phone()
+    ben.goto(invite)
+    ben.get_by_role("link", name="Make an account").click()
+    ben.get_by_label("Name").fill("ben")
+    ben.get_by_label("Password", exact=True).fill("correct horse")
+    ben.get_by_label("Password again").fill("correct horse")
+    ben.get_by_role("button", name="Register").click()
+    ben.get_by_role("button", name="Join ann as ben").click()
+    expect(ben.locator("#messages")).to_contain_text("You joined ann")
+    expect(ben.locator(f'a[href$="{game_url.rsplit("/", 1)[1]}"]').first).to_be_visible()  # the group's history
+
+    # Ben's phone lies on the table: it follows Ann's entry by itself.
+    ben.goto(game_url)
+    page.goto(game_url)
+    expect(ben.locator("#panel")).to_contain_text("Ann's turn")
+    turn(page, 6, 5, 2)
+    expect(ben.locator("#panel")).to_contain_text("Ben's turn", timeout=2_000)
+
+    # Both tap Ben's turn at once: one entry is stored; the other phone says what was entered, by whom.
+    for p in (page, ben):
+        p.wait_for_timeout(700)  # past the tap guard after the last swap
+        p.locator("fieldset", has_text="First die").locator("label").nth(3).click()
+        p.locator("fieldset", has_text="Second die").locator("label").nth(1).click()
+    page.get_by_role("button", name="in 1", exact=True).click(no_wait_after=True)
+    ben.get_by_role("button", name="in 2", exact=True).click(no_wait_after=True)
+    for p in (page, ben):
+        expect(p.locator("#panel")).to_contain_text("Cat's turn", timeout=3_000)
+    told = [p.locator("#panel .msg").all_inner_texts() for p in (page, ben)]
+    assert any("Last entry, by " in t for msgs in told for t in msgs), told
+    page.goto(game_url + "/log")
+    log = page.locator("main").inner_text()
+    assert len(re.findall(r"Ben: 4-2 in", log)) == 1, log
+    expect(ben.locator("#panel")).to_contain_text("4-2")
+
+    # A revoked invite adds nobody.
+    page.goto(base + "/groups")
+    page.get_by_role("button", name="Revoke this invite").click()
+    cid = phone()
+    register(cid, base, "cid")
+    cid.goto(invite)
+    expect(cid.locator("main")).to_contain_text("unknown or was revoked")
+    expect(cid.get_by_role("button", name=re.compile("Join"))).to_have_count(0)
+    assert cid.goto(game_url).status == 404
