@@ -127,3 +127,49 @@ def test_live_routes_of_another_group_are_404(app, client, auth):
     for method, url in (("GET", f"/games/{gid}/table"), ("POST", f"/games/{gid}/live"),
                         ("POST", f"/games/{gid}/live/off"), ("GET", f"/games/{gid}/poll?v=0")):
         assert eve.open(url, method=method).status_code == 404, url
+
+
+def _finished_goldens():
+    """Golden records of each game that replay to a finished game, and one stopped midway."""
+    import json
+    from pathlib import Path
+
+    from scorekeeper.rules import record as records
+
+    out = {}
+    for path in sorted((Path(__file__).parent.parent / "records").glob("*/*.json")):
+        doc = json.loads(path.read_text())
+        rec = doc.get("record", doc)
+        try:
+            state = records.build(rec)
+        except Exception:  # a record that is refused on purpose
+            continue
+        if state.finished and rec["game"] not in out and len(rec["entries"]) > 4:
+            out[rec["game"]] = rec
+    return out
+
+
+def test_the_live_view_shows_each_game_midway_and_at_its_end(app, client, auth):
+    import io
+    import json
+
+    auth.register()
+    goldens = _finished_goldens()
+    assert set(goldens) == {"mitchi", "mia", "mice-and-men"}
+    for name, rec in goldens.items():
+        for entries, over in ((rec["entries"][: len(rec["entries"]) // 2], False), (rec["entries"], True)):
+            doc = {**rec, "entries": entries}
+            r = client.post("/import", data={"records": [(io.BytesIO(json.dumps(doc).encode()), "r.json")]},
+                            content_type="multipart/form-data")
+            assert r.status_code == 303
+            with Session(app.extensions["scorekeeper.engine"]) as s:
+                from scorekeeper.models import Game
+
+                gid = max(s.exec(select(Game.id)).all())
+            path = turn_on(client, gid)
+            page = app.test_client().get(path).data.decode()
+            assert ("Game over" in page) == over, (name, over)
+            assert ("The game is over." in page) == over
+            assert "<form" not in page and "<button" not in page, name
+            for p in rec["players"]:
+                assert p in page
