@@ -31,7 +31,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
-    from . import auth, config, db, htmx, web
+    from . import auth, config, db, htmx, i18n, web
     from .views import games, groups, live, pwa, records, reference
     from .views import history
 
@@ -44,6 +44,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
     db.init_app(app)
     htmx.init_app(app)
+    i18n.init_app(app)
     auth.init_app(app)
     web.init_app(app)
     app.register_blueprint(auth.bp)

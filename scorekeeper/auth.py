@@ -14,7 +14,10 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from wtforms import BooleanField, PasswordField, StringField
 from wtforms.validators import EqualTo, InputRequired, Length, Regexp
 
+from flask_babel import gettext as _
+
 from .db import get_session
+from .i18n import _l
 from .htmx import client_redirect, is_htmx
 from .models import User
 from .services import groups
@@ -129,6 +132,27 @@ def login():
         form.password.errors.append("Wrong name or password.")
     status = 400 if form.is_submitted() else 200
     return render_template("auth/login.html", form=form), status
+
+
+@bp.route("/language", methods=["POST"])
+def language():
+    """Choose the app's language (kept with the account, or in the session before logging in)."""
+    from .i18n import valid_language
+
+    code = request.form.get("language", "")
+    if not valid_language(code):
+        from .web import message_response
+
+        return message_response(_("There is no language %(code)s here; choose English or Deutsch.",
+                                  code=code[:8]), 400)
+    cookie["lang"] = code
+    if current_user.is_authenticated:
+        session = get_session()
+        user = session.get(User, current_user.id)
+        user.language = code
+        session.add(user)
+        session.commit()
+    return redirect(safe_next(request.form.get("next")), 303)
 
 
 @bp.route("/logout", methods=["POST"])

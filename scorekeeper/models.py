@@ -34,6 +34,8 @@ class User(UserMixin, SQLModel, table=True):
     username: str = Field(index=True, unique=True, max_length=40)
     password_hash: str = Field(max_length=255)
     created_at: datetime = Field(default_factory=utcnow)
+    #: The language the app speaks to this account ("en", "de"); None: the browser's.
+    language: str | None = Field(default=None, max_length=8)
 
 
 class Group(SQLModel, table=True):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import render_template, request
+from flask_babel import gettext as _
 from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -15,13 +16,13 @@ compress = Compress()
 limiter = Limiter(get_remote_address, default_limits=[], storage_uri="memory://")
 
 
-def message_response(message: str, status: int, title: str = "Not done"):
+def message_response(message: str, status: int, title: str | None = None):
     """A refusal: the message in place for htmx (a fragment), else a small page."""
     if is_htmx():
         body = render_template("_message.html", message=message, level="error")
         # Shown in the page's message area, never pasted over a panel.
         return body, status, retarget_headers("#messages")
-    return render_template("message.html", title=title, message=message), status
+    return render_template("message.html", title=title or _("Not done"), message=message), status
 
 
 def init_app(app) -> None:
@@ -38,30 +39,31 @@ def init_app(app) -> None:
 
     @app.errorhandler(429)
     def _too_many(err):
-        return message_response("Too many tries in a short time; wait a minute and try again.", 429,
-                                "Slow down")
+        return message_response(_("Too many tries in a short time; wait a minute and try again."), 429,
+                                _("Slow down"))
 
     @app.errorhandler(CSRFError)
     def _csrf_error(err):
         return message_response(
-            "This form's security token is missing or out of date, so nothing was saved. "
-            "Reload the page and enter it again.",
+            _("This form's security token is missing or out of date, so nothing was saved. "
+              "Reload the page and enter it again."),
             400,
-            "Form expired",
+            _("Form expired"),
         )
 
     @app.errorhandler(404)
     def _not_found(err):
-        return message_response("There is no such page, or it belongs to another group.", 404, "Not found")
+        return message_response(_("There is no such page, or it belongs to another group."), 404,
+                                _("Not found"))
 
     @app.errorhandler(500)
     def _server_error(err):
-        return message_response("Something went wrong on the server; nothing was saved. "
-                                "Reload the page and try again.", 500, "Server error")
+        return message_response(_("Something went wrong on the server; nothing was saved. "
+                                  "Reload the page and try again."), 500, _("Server error"))
 
     @app.errorhandler(413)
     def _too_large(err):
-        return message_response("That file is too large (2 MB at most).", 413, "Too large")
+        return message_response(_("That file is too large (2 MB at most)."), 413, _("Too large"))
 
     @app.after_request
     def _headers(response):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+
 
 def dice_text(dice) -> str:
     dice = sorted(dice, reverse=True)
@@ -60,14 +62,17 @@ def next_words(expected: dict | None) -> str:
     """Who acts next, for the table: "Ann to roll", "Ben to act", "Showdown: everyone still in shows
     the dice". ``expected`` is the engine's ``next`` (docs/game-record.md); None once the game is over."""
     if not expected:
-        return "The game is over."
+        return _("The game is over.")
     kind, p = expected.get("type"), expected.get("player")
     if isinstance(kind, list):
-        return f"{p} to act" if p else "Anyone may act"
+        return _("%(player)s to act", player=p) if p else _("Anyone may act")
     if p is None:
-        return {"start": "Who starts? Not chosen yet.", "startroll": "Rolling for who starts.",
-                "first": "Who opens this round? Not named yet.",
-                "reveal": "Showdown: everyone still in shows the dice."}.get(kind, "Next: anyone")
-    return {"turn": f"{p} to roll", "tiebreak": f"{p} rolls in the tie-break",
-            "startroll": f"{p} rolls for who starts", "announce": f"{p} to announce",
-            "reveal": f"{p} shows the dice", "first": f"{p} opens this round"}.get(kind, f"{p} to act")
+        return {"start": _("Who starts? Not chosen yet."), "startroll": _("Rolling for who starts."),
+                "first": _("Who opens this round? Not named yet."),
+                "reveal": _("Showdown: everyone still in shows the dice.")}.get(kind, _("Next: anyone"))
+    return {"turn": _("%(player)s to roll", player=p),
+            "tiebreak": _("%(player)s rolls in the tie-break", player=p),
+            "startroll": _("%(player)s rolls for who starts", player=p),
+            "announce": _("%(player)s to announce", player=p),
+            "reveal": _("%(player)s shows the dice", player=p),
+            "first": _("%(player)s opens this round", player=p)}.get(kind, _("%(player)s to act", player=p))

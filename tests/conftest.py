@@ -124,3 +124,16 @@ def messages(html: bytes | str) -> list[str]:
     if isinstance(html, bytes):
         html = html.decode()
     return re.findall(r'class="msg [a-z]+"[^>]*>([^<]*)<', html)
+
+
+def without_entered_by(record: dict) -> dict:
+    """A downloaded record without ``entered_by`` (the extra key saying which account entered
+    each entry): the record as the format defines it."""
+    def plain(entry):
+        return {k: v for k, v in entry.items() if k != "entered_by"} if isinstance(entry, dict) else entry
+
+    out = dict(record)
+    out["entries"] = [plain(e) for e in record.get("entries", [])]
+    if "history" in record:
+        out["history"] = [{**h, "entry": plain(h.get("entry"))} for h in record["history"]]
+    return out

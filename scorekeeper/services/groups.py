@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 
 from flask import g, session as cookie
+from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
@@ -89,7 +90,7 @@ def current_role() -> str | None:
 def switch_to(session: Session, user_id: int, group_id: int) -> Group:
     """Make ``group_id`` the account's current group; raise :class:`NotAllowed` if not a member."""
     if membership(session, user_id, group_id) is None:
-        raise NotAllowed("You are not a member of that group.")
+        raise NotAllowed(_("You are not a member of that group."))
     cookie["group_id"] = group_id
     g.pop("current_group", None)
     return session.get(Group, group_id)
@@ -120,7 +121,7 @@ def members(session: Session, group_id: int) -> list[tuple[User, Membership]]:
 def _require_owner(session: Session, user_id: int, group_id: int) -> None:
     m = membership(session, user_id, group_id)
     if m is None or m.role != OWNER:
-        raise NotAllowed("Only the group's owner can do that.")
+        raise NotAllowed(_("Only the group's owner can do that."))
 
 
 def rename(session: Session, user_id: int, group_id: int, name: str) -> Group:
@@ -128,7 +129,7 @@ def rename(session: Session, user_id: int, group_id: int, name: str) -> Group:
     _require_owner(session, user_id, group_id)
     name = " ".join((name or "").split())
     if not 1 <= len(name) <= 40:
-        raise NotAllowed("A group's name has 1 to 40 characters.")
+        raise NotAllowed(_("A group's name has 1 to 40 characters."))
     group = session.get(Group, group_id)
     group.name = name
     session.add(group)
@@ -156,7 +157,7 @@ def revoke_invite(session: Session, user_id: int, group_id: int, invite_id: int)
     _require_owner(session, user_id, group_id)
     invite = session.get(Invite, invite_id)
     if invite is None or invite.group_id != group_id:
-        raise NotAllowed("There is no such invite in this group.")
+        raise NotAllowed(_("There is no such invite in this group."))
     if invite.revoked_at is None:
         invite.revoked_at = utcnow()
         session.add(invite)
@@ -188,9 +189,9 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
     _require_owner(session, user_id, group_id)
     m = membership(session, member_id, group_id)
     if m is None:
-        raise NotAllowed("That account is not a member of this group.")
+        raise NotAllowed(_("That account is not a member of this group."))
     if m.role == OWNER:
-        raise NotAllowed("The group's owner cannot be removed.")
+        raise NotAllowed(_("The group's owner cannot be removed."))
     session.delete(m)
     session.commit()
 
@@ -199,9 +200,9 @@ def leave(session: Session, user_id: int, group_id: int) -> None:
     """The account leaves the group (a member only: the owner keeps the group). Commits."""
     m = membership(session, user_id, group_id)
     if m is None:
-        raise NotAllowed("You are not a member of that group.")
+        raise NotAllowed(_("You are not a member of that group."))
     if m.role == OWNER:
-        raise NotAllowed("The owner cannot leave the group.")
+        raise NotAllowed(_("The owner cannot leave the group."))
     session.delete(m)
     session.commit()
     if cookie.get("group_id") == group_id:

@@ -615,7 +615,7 @@ def export_record(session: Session, loaded: service.Loaded) -> dict:
 
 def export_all(session: Session, group_id: int, with_summaries: bool = True
                ) -> list[tuple[Game, dict, dict | None]]:
-    """Every game of the account, oldest played first: ``[(game, record, summary or None)]``.
+    """Every game of the group, oldest played first: ``[(game, record, summary or None)]``.
 
     One query for the games and one per 500 games for all their entries; a replay per
     game only ``with_summaries`` (the CSV of the zip needs them; the JSON list does not).
@@ -629,9 +629,10 @@ def export_all(session: Session, group_id: int, with_summaries: bool = True
         for e in session.exec(select(Entry).where(Entry.game_id.in_(ids)).order_by(Entry.game_id, Entry.id)):
             (active if e.status == "active" else others)[e.game_id].append(e)
     sums = summaries(session, games) if with_summaries else {}
+    names = service.entered_by_names(session, [e for rows in (*active.values(), *others.values()) for e in rows])
     out = []
     for g in games:
-        record = service.record_from_rows(g, sorted(active[g.id], key=lambda e: e.seq), others[g.id])
+        record = service.record_from_rows(g, sorted(active[g.id], key=lambda e: e.seq), others[g.id], names)
         record["played_at"] = g.played_at.astimezone(timezone.utc).isoformat()
         out.append((g, record, sums.get(g.id)))
     return out
@@ -799,7 +800,7 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
                 game.played_at = inc.played_at
             for h in inc.history:
                 at = datetime.fromisoformat(h["at"]) if h.get("at") else utcnow()
-                session.add(Entry(game_id=game.id, seq=h["seq"], data=json.dumps(h["entry"]),
+                session.add(Entry(game_id=game.id, seq=h["seq"], data=json.dumps(service.plain_entries([h["entry"]])[0]),
                                   status=h["status"],
                                   created_at=at if at.tzinfo else at.replace(tzinfo=timezone.utc)))
             session.add(game)

@@ -16,6 +16,7 @@ from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.record import ReplayError, check_players
 from ..words import describe
+from flask_babel import gettext as _
 from ..services import games as service
 from ..services import groups, history, live
 from ..services.groups import current_group
@@ -155,7 +156,9 @@ def _who_entered(session, loaded: service.Loaded) -> str:
     if last is None:
         return ""
     entry, name = last
-    return f"Last entry{', by ' + name if name else ''}: {describe(entry)}."
+    if name:
+        return _("Last entry, by %(name)s: %(entry)s.", name=name, entry=describe(entry))
+    return _("Last entry: %(entry)s.", entry=describe(entry))
 
 
 @bp.route("/<int:game_id>/poll")
@@ -168,7 +171,7 @@ def poll(game_id: int):
         return Response(status=204)
     session = get_session()
     loaded = service.load(session, game)
-    return render_game(loaded, f"The game moved on. {_who_entered(session, loaded)}".strip(), "info")
+    return render_game(loaded, f"{_('The game moved on.')} {_who_entered(session, loaded)}".strip(), "info")
 
 
 @bp.route("/<int:game_id>/entries", methods=["POST"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ..db import get_session
@@ -22,7 +23,7 @@ def qr_svg(url: str) -> Markup:
 
 
 def _refused(err: groups.NotAllowed):
-    return message_response(str(err), 403, "Not allowed")
+    return message_response(str(err), 403, _("Not allowed"))
 
 
 @bp.route("/groups")
@@ -47,7 +48,7 @@ def switch(group_id: int):
         group = groups.switch_to(get_session(), current_user.id, group_id)
     except groups.NotAllowed:
         abort(404)
-    flash(f"Now in {group.name}.")
+    flash(_("Now in %(name)s.", name=group.name))
     return redirect(url_for("index"), 303)
 
 
@@ -58,12 +59,12 @@ def new():
     session = get_session()
     name = " ".join((request.form.get("name") or "").split())
     if not 1 <= len(name) <= 40:
-        return message_response("A group's name has 1 to 40 characters.", 400)
+        return message_response(_("A group's name has 1 to 40 characters."), 400)
     group = groups.create_group(session, session.merge(current_user._get_current_object()), name,
                                 current_group().timezone)
     session.commit()
     groups.switch_to(session, current_user.id, group.id)
-    flash(f"Group {group.name} made; you are its owner. Invite the others from here.")
+    flash(_("Group %(name)s made; you are its owner. Invite the others from here.", name=group.name))
     return redirect(url_for("groups.index"), 303)
 
 
@@ -75,7 +76,7 @@ def rename():
         group = groups.rename(get_session(), current_user.id, current_group().id, request.form.get("name", ""))
     except groups.NotAllowed as err:
         return _refused(err)
-    flash(f"The group is now called {group.name}.")
+    flash(_("The group is now called %(name)s.", name=group.name))
     return redirect(url_for("groups.index"), 303)
 
 
@@ -87,7 +88,7 @@ def new_invite():
         groups.new_invite(get_session(), current_user.id, current_group().id)
     except groups.NotAllowed as err:
         return _refused(err)
-    flash("Invite link made: show its QR code, or send the link.")
+    flash(_("Invite link made: show its QR code, or send the link."))
     return redirect(url_for("groups.index"), 303)
 
 
@@ -99,7 +100,7 @@ def revoke(invite_id: int):
         groups.revoke_invite(get_session(), current_user.id, current_group().id, invite_id)
     except groups.NotAllowed as err:
         return _refused(err)
-    flash("Invite link revoked: it no longer adds anyone.")
+    flash(_("Invite link revoked: it no longer adds anyone."))
     return redirect(url_for("groups.index"), 303)
 
 
@@ -111,7 +112,7 @@ def remove(user_id: int):
         groups.remove_member(get_session(), current_user.id, current_group().id, user_id)
     except groups.NotAllowed as err:
         return _refused(err)
-    flash("Member removed.")
+    flash(_("Member removed."))
     return redirect(url_for("groups.index"), 303)
 
 
@@ -123,12 +124,8 @@ def leave():
         groups.leave(get_session(), current_user.id, current_group().id)
     except groups.NotAllowed as err:
         return _refused(err)
-    flash("You left the group.")
+    flash(_("You left the group."))
     return redirect(url_for("index"), 303)
-
-
-UNKNOWN_INVITE = ("This invite link is unknown or was revoked, so it adds nobody. "
-                  "Ask the group's owner for a new one.")
 
 
 @bp.route("/join/<token>", methods=["GET", "POST"])
@@ -137,14 +134,14 @@ def invite(token: str):
     session = get_session()
     found = groups.find_invite(session, token)
     if found is None:
-        return message_response(UNKNOWN_INVITE, 404, "Invite not valid")
+        return message_response(_("This invite link is unknown or was revoked, so it adds nobody. Ask the group's owner for a new one."), 404, _("Invite not valid"))
     group = session.get(groups.Group, found.group_id)
     if request.method == "POST":
         if not current_user.is_authenticated:
             return redirect(url_for("auth.login", next=request.path), 303)
         groups.join(session, current_user.id, found)
         groups.switch_to(session, current_user.id, group.id)
-        flash(f"You joined {group.name}: its games, players and history are here.")
+        flash(_("You joined %(name)s: its games, players and history are here.", name=group.name))
         return redirect(url_for("index"), 303)
     member = current_user.is_authenticated and groups.membership(session, current_user.id, group.id)
     return render_template("groups/join.html", group=group, token=token, member=member)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import login_required
 
 from ..db import get_session
@@ -42,7 +43,7 @@ def turn_on(game_id: int):
     """Make a new read-only link (an older one then stops working)."""
     game = owned(game_id)
     live.turn_on(get_session(), game)
-    flash("Live link ready: anyone with it can follow the game, read-only.")
+    flash(_("Live link ready: anyone with it can follow the game, read-only."))
     return redirect(url_for("live.show", game_id=game.id), 303)
 
 
@@ -52,7 +53,7 @@ def turn_off(game_id: int):
     """Turn the read-only link off: it then opens nothing."""
     game = owned(game_id)
     live.turn_off(get_session(), game)
-    flash("Live link turned off: it no longer opens the game.")
+    flash(_("Live link turned off: it no longer opens the game."))
     return redirect(url_for("live.show", game_id=game.id), 303)
 
 
@@ -95,5 +96,5 @@ def poll(token: str):
 @bp.route("/live/<token>/<path:rest>", methods=["POST", "PUT", "PATCH", "DELETE"])
 def read_only(token: str, rest: str = ""):
     """Nothing can be changed through a live link."""
-    return message_response("This is a read-only view of the game: nothing can be entered here.", 403,
-                            "Read-only")
+    return message_response(_("This is a read-only view of the game: nothing can be entered here."), 403,
+                            _("Read-only"))

@@ -1,0 +1,84 @@
+"""Languages: the German catalog covers every string the code marks, compiles, and is chosen by
+the account, the session or the browser (docs/translations.md)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from .conftest import HX, new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+PO = ROOT / "translations/de/LC_MESSAGES/messages.po"
+MO = ROOT / "translations/de/LC_MESSAGES/messages.mo"
+
+
+def extracted(tmp_path) -> set[str]:
+    """Every msgid marked in the code and templates now (pybabel extract, as the README says)."""
+    out = tmp_path / "now.pot"
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg", "-k", "_l",
+                    "-o", str(out), "--no-location", "."], cwd=ROOT, check=True, capture_output=True)
+    return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(out.open("rb")) if m.id}
+
+
+def test_every_marked_string_has_a_german_translation_and_none_is_fuzzy(tmp_path):
+    catalog = read_po(PO.open("rb"))
+    german = {(m.id if isinstance(m.id, str) else m.id[0]): m for m in catalog if m.id}
+    missing = sorted(extracted(tmp_path) - set(german))
+    assert not missing, f"not in the German catalog (run pybabel update): {missing[:10]}"
+    untranslated = [i for i, m in german.items() if not (m.string if isinstance(m.string, str) else all(m.string))]
+    assert not untranslated, untranslated[:10]
+    assert not [i for i, m in german.items() if m.fuzzy], "fuzzy entries"
+    # Placeholders survive translation.
+    for msgid, m in german.items():
+        if isinstance(m.string, str):
+            assert set(re.findall(r"%\((\w+)\)s", msgid)) == set(re.findall(r"%\((\w+)\)s", m.string)), msgid
+
+
+def test_the_catalog_compiles_and_the_committed_mo_is_current(tmp_path):
+    out = tmp_path / "messages.mo"
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "compile", "-i", str(PO), "-o", str(out),
+                    "-l", "de"], check=True, capture_output=True)
+    fresh = {m.id: m.string for m in read_mo(out.open("rb"))}
+    committed = {m.id: m.string for m in read_mo(MO.open("rb"))}
+    assert fresh == committed, "translations/de/LC_MESSAGES/messages.mo is stale: run pybabel compile -d translations"
+
+
+def test_the_language_comes_from_the_browser_then_the_choice_then_the_account(app, client, auth):
+    page = client.get("/login", headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}).data.decode()
+    assert '<html lang="de"' in page and "Sprache" in page
+    page = client.get("/login", headers={"Accept-Language": "fr"}).data.decode()
+    assert '<html lang="en"' in page
+    # A choice on the login page holds for the session.
+    assert client.post("/language", data={"language": "de", "next": "/login"}).status_code == 303
+    assert '<html lang="de"' in client.get("/login", headers={"Accept-Language": "en"}).data.decode()
+    r = client.post("/language", data={"language": "xx"})
+    assert r.status_code == 400 and "Deutsch" in r.data.decode()
+    # Logged in, the account's setting wins over the browser.
+    auth.register()
+    client.post("/language", data={"language": "de", "next": "/settings"})
+    other = app.test_client()
+    other.post("/login", data={"username": "ann", "password": "correct horse"})
+    page = other.get("/groups", headers={"Accept-Language": "en"}).data.decode()
+    assert "Mitglieder" in page and "Members" not in page
+
+
+def test_group_and_live_pages_speak_german(app, client, auth):
+    auth.register()
+    client.post("/language", data={"language": "de"})
+    gid = new_game(client)
+    client.post(f"/games/{gid}/live")
+    page = client.get(f"/games/{gid}/table").data.decode()
+    assert "Dem Tisch zeigen" in page and "Link abschalten" in page
+    token = re.search(r"/live/([\w-]+)", page).group(1)
+    viewer = app.test_client()
+    live = viewer.get(f"/live/{token}", headers={"Accept-Language": "de"}).data.decode()
+    assert "Ann würfelt" in live
+    r = viewer.post(f"/live/{token}", headers={"Accept-Language": "de", **HX})
+    assert "nur zum Ansehen" in r.data.decode()
+    assert "Einladungslink erstellen" in client.get("/groups").data.decode()
