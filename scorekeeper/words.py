@@ -18,43 +18,45 @@ def mia_value(value) -> str:
 
 
 def describe(entry: dict) -> str:
-    """One line for an entry of any game: "Cat: 4-1 in 3", "Ben announces 54"."""
+    """One line for an entry of any game: "Cat: 4-1 in 3", "Ben announces 54" (in the request's
+    language)."""
     if not isinstance(entry, dict):
-        return "a malformed entry"
+        return _("a malformed entry")
     p = entry.get("player")
     kind = entry.get("type")
     if kind == "start":
-        return f"{p} starts"
+        return _("%(player)s starts", player=p)
     if kind == "startroll":
-        return f"{p} rolls {entry.get('die')} for who starts"
+        return _("%(player)s rolls %(die)s for who starts", player=p, die=entry.get("die"))
     if kind == "turn":
-        rolls = entry.get("rolls")
-        return f"{p}: {dice_text(entry.get('hand', []))} in {rolls}"
+        return _("%(player)s: %(hand)s in %(rolls)s", player=p, hand=dice_text(entry.get("hand", [])),
+                 rolls=entry.get("rolls"))
     if kind == "tiebreak":
-        return f"{p}: tie-break roll {dice_text(entry.get('hand', []))}"
+        return _("%(player)s: tie-break roll %(hand)s", player=p, hand=dice_text(entry.get("hand", [])))
     if kind == "announce":
         if "penalty" in entry:
-            return f"{p} announces a penalty of {entry['penalty']}"
-        return f"{p} announces {mia_value(entry.get('value'))}"
+            return _("%(player)s announces a penalty of %(penalty)s", player=p, penalty=entry["penalty"])
+        return _("%(player)s announces %(value)s", player=p, value=mia_value(entry.get("value")))
     if kind == "pass":
         if "value" in entry:
-            return f"{p} passes, raising to {mia_value(entry['value'])}"
-        return f"{p} passes"
+            return _("%(player)s passes, raising to %(value)s", player=p, value=mia_value(entry["value"]))
+        return _("%(player)s passes", player=p)
     if kind == "challenge":
         cup = "-".join(str(d) for d in sorted(entry.get("cup", []), reverse=True))
         if "owner" in entry:
-            return f"{p} challenges {entry['owner']}'s {mia_value(entry.get('announced'))}: the cup shows {cup}"
-        return f"{p} challenges: the cup shows {cup}"
+            return _("%(player)s challenges %(owner)s's %(value)s: the cup shows %(cup)s", player=p,
+                     owner=entry["owner"], value=mia_value(entry.get("announced")), cup=cup)
+        return _("%(player)s challenges: the cup shows %(cup)s", player=p, cup=cup)
     if kind == "reverse":
-        return f"{p} reverses the direction of play"
+        return _("%(player)s reverses the direction of play", player=p)
     if kind == "first":
-        return f"{p} opens this round"
+        return _("%(player)s opens this round", player=p)
     if kind == "join":
-        return f"{p} joins the men"
+        return _("%(player)s joins the men", player=p)
     if kind == "run":
-        return f"{p} runs with the mice"
+        return _("%(player)s runs with the mice", player=p)
     if kind == "reveal":
-        return f"{p} shows {dice_text(entry.get('dice', []))}"
+        return _("%(player)s shows %(dice)s", player=p, dice=dice_text(entry.get("dice", [])))
     return f"{p}: {kind}"
 
 

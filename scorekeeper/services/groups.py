@@ -20,10 +20,29 @@ from sqlmodel import Session, select
 from ..models import Game, Group, Invite, Membership, User, utcnow
 
 OWNER, MEMBER = "owner", "member"
+DOUBLE_TAP_SECONDS = 5
+
+
+def _aware(moment):
+    from datetime import timezone
+
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 class NotAllowed(Exception):
     """The account may not do this in this group (the message says why); nothing changed."""
+
+
+class BadName(ValueError):
+    """A group name that is empty or longer than 40 characters; nothing changed."""
+
+
+def clean_group_name(name: str | None) -> str:
+    """``name`` with runs of spaces made one; raise :class:`BadName` unless 1 to 40 characters."""
+    name = " ".join((name or "").split())
+    if not 1 <= len(name) <= 40 or "\x00" in name:
+        raise BadName(_("A group's name has 1 to 40 characters (not only spaces)."))
+    return name
 
 
 def create_group(session: Session, user: User, name: str, timezone: str = "UTC") -> Group:
@@ -127,9 +146,7 @@ def _require_owner(session: Session, user_id: int, group_id: int) -> None:
 def rename(session: Session, user_id: int, group_id: int, name: str) -> Group:
     """Rename the group (owner only; 1 to 40 characters); commits."""
     _require_owner(session, user_id, group_id)
-    name = " ".join((name or "").split())
-    if not 1 <= len(name) <= 40:
-        raise NotAllowed(_("A group's name has 1 to 40 characters."))
+    name = clean_group_name(name)
     group = session.get(Group, group_id)
     group.name = name
     session.add(group)
@@ -138,8 +155,14 @@ def rename(session: Session, user_id: int, group_id: int, name: str) -> Group:
 
 
 def new_invite(session: Session, user_id: int, group_id: int) -> Invite:
-    """A new invite link for the group (owner only): an unguessable token; commits."""
+    """A new invite link for the group (owner only): an unguessable token; commits.
+
+    A second request within a few seconds (a double tap) answers with the invite just made."""
     _require_owner(session, user_id, group_id)
+    latest = session.exec(select(Invite).where(Invite.group_id == group_id, Invite.created_by == user_id,
+                                               Invite.revoked_at.is_(None)).order_by(Invite.id.desc())).first()
+    if latest is not None and (utcnow() - _aware(latest.created_at)).total_seconds() < DOUBLE_TAP_SECONDS:
+        return latest
     invite = Invite(group_id=group_id, token=secrets.token_urlsafe(24), created_by=user_id)
     session.add(invite)
     session.commit()

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import forms
 from ..db import get_session
-from ..htmx import is_htmx
+from ..htmx import client_redirect, is_htmx
 from ..models import Game
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
@@ -65,13 +65,14 @@ def setup(name: str):
     else:
         seats = max(spec.min_players, 4 if spec.min_players >= 3 else 3)
     form = forms.setup_form(spec, seats, formdata=request.form if request.method == "POST" else None)
+    group = form_group() if request.method == "POST" else current_group()
     error = None
     action = request.form.get("action", "create")
     if request.method == "POST" and action != "create":
         # A seat button: answer with the same form, the seats rearranged.
         picked = None
         if action.startswith("pick-") and action[5:].isdigit():
-            profile = history.get_player(get_session(), current_group().id, int(action[5:]))
+            profile = history.get_player(get_session(), group.id, int(action[5:]))
             picked = profile.name if profile else None
         names, starter = forms.rearrange(form.players.data or [], request.form.get("starter", "0"), action,
                                          max_seats, picked)
@@ -88,9 +89,9 @@ def setup(name: str):
             options = forms.form_options(spec, form)
             for attempt in (1, 2):  # a second try if another phone made the same new player just now
                 try:
-                    game = service.create_game(session, current_group().id, spec.name, names, options, entries,
+                    game = service.create_game(session, group.id, spec.name, names, options, entries,
                                                entered_by=current_user.id)
-                    history.link_players(session, current_group().id, game)
+                    history.link_players(session, group.id, game)
                     session.commit()
                     break
                 except IntegrityError:
@@ -106,6 +107,21 @@ def setup(name: str):
         error = "Check the fields marked below."
     status = 400 if error else 200
     return render_template("games/setup.html", spec=spec, form=form, error=error, known=known_players()), status
+
+
+def form_group():
+    """The group a posted form was made for (its hidden ``group``), so a game set up in one tab
+    lands in the group that tab showed even if another tab switched groups meanwhile; else the
+    current group. A group the account is not in is a 404."""
+    raw = request.form.get("group")
+    if raw is None:
+        return current_group()
+    if not raw.isdigit() or len(raw) > 10:
+        abort(404)
+    try:
+        return groups.switch_to(get_session(), current_user.id, int(raw))
+    except groups.NotAllowed:
+        abort(404)
 
 
 def known_players() -> list:
@@ -166,7 +182,12 @@ def _who_entered(session, loaded: service.Loaded) -> str:
 def poll(game_id: int):
     """The panel again when the game moved on (another scorer's entry, undo or correction), else
     204 with no body; only the game row is read when nothing changed."""
-    game = owned(game_id)
+    game = groups.game_of_member(get_session(), current_user.id, game_id)
+    if game is None:
+        if is_htmx():  # removed from the group while the page was open: say so, leave the page
+            flash(_("That game is no longer yours to see: you are not in its group any more."))
+            return client_redirect(url_for("index"))
+        abort(404)
     if game.version == live.asked_version(request.args.get("v")):
         return Response(status=204)
     session = get_session()

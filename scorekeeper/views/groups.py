@@ -19,7 +19,7 @@ def qr_svg(url: str) -> Markup:
     """``url`` as a QR code, inline SVG drawn by segno (no image from another site)."""
     import segno
 
-    return Markup(segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=False))
+    return Markup(segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True))
 
 
 def _refused(err: groups.NotAllowed):
@@ -57,9 +57,10 @@ def switch(group_id: int):
 def new():
     """Start another group, with this account as its owner, and switch to it."""
     session = get_session()
-    name = " ".join((request.form.get("name") or "").split())
-    if not 1 <= len(name) <= 40:
-        return message_response(_("A group's name has 1 to 40 characters."), 400)
+    try:
+        name = groups.clean_group_name(request.form.get("name"))
+    except groups.BadName as err:
+        return message_response(str(err), 400)
     group = groups.create_group(session, session.merge(current_user._get_current_object()), name,
                                 current_group().timezone)
     session.commit()
@@ -76,6 +77,8 @@ def rename():
         group = groups.rename(get_session(), current_user.id, current_group().id, request.form.get("name", ""))
     except groups.NotAllowed as err:
         return _refused(err)
+    except groups.BadName as err:
+        return message_response(str(err), 400)
     flash(_("The group is now called %(name)s.", name=group.name))
     return redirect(url_for("groups.index"), 303)
 
@@ -112,7 +115,10 @@ def remove(user_id: int):
         groups.remove_member(get_session(), current_user.id, current_group().id, user_id)
     except groups.NotAllowed as err:
         return _refused(err)
-    flash(_("Member removed."))
+    if groups.open_invites(get_session(), current_group().id):
+        flash(_("Member removed. An open invite link would let them join again: revoke it if need be."))
+    else:
+        flash(_("Member removed."))
     return redirect(url_for("groups.index"), 303)
 
 

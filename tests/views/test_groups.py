@@ -157,3 +157,48 @@ def test_htmx_and_names_are_escaped_in_group_pages(client, auth):
     client.post("/groups/rename", data={"name": "<script>x</script>"})
     page = client.get("/groups", headers=HX).data.decode()
     assert "<script>x</script>" not in page and "&lt;script&gt;" in page
+
+
+def test_a_new_game_lands_in_the_group_its_form_was_made_for(app, client, auth):
+    auth.register("ann")
+    page = client.get("/games/new/mitchi").data.decode()
+    first_group = re.search(r'name="group" value="(\d+)"', page).group(1)
+    assert "In <strong>ann</strong>" in page
+    client.post("/groups/new", data={"name": "Work"})  # another tab switches groups meanwhile
+    data = {"seats": "3", "players-0": "Ann", "players-1": "Ben", "players-2": "Cat", "starter": "0",
+            "opt_point_limit": "25", "action": "create", "group": first_group}
+    r = client.post("/games/new/mitchi", data=data)
+    assert r.status_code == 303
+    gid = int(r.headers["Location"].rsplit("/", 1)[1])
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        from scorekeeper.models import Game
+
+        assert s.get(Game, gid).group_id == int(first_group)
+    # A group the account is not in: 404, no game.
+    eve = app.test_client()
+    Auth(eve).register("eve")
+    assert eve.post("/games/new/mitchi", data=data).status_code == 404
+
+
+def test_bad_group_names_are_a_400_and_a_double_tap_makes_one_invite(app, client, auth):
+    auth.register("ann")
+    for url in ("/groups/rename", "/groups/new"):
+        r = client.post(url, data={"name": "    "})
+        assert r.status_code == 400 and "1 to 40 characters" in r.data.decode(), url
+    client.post("/groups/invites")
+    client.post("/groups/invites")
+    assert len(re.findall(r'class="invite-link"', client.get("/groups").data.decode())) == 1
+
+
+def test_a_removed_members_open_page_leaves_the_game(app, client, auth):
+    auth.register("ann")
+    gid = new_game(client)
+    path = invite_link(client).split("localhost", 1)[1]
+    ben = app.test_client()
+    Auth(ben).register("ben")
+    ben.post(path)
+    assert ben.get(f"/games/{gid}/poll?v=0", headers=HX).status_code == 204
+    client.post("/groups/members/2/remove")
+    r = ben.get(f"/games/{gid}/poll?v=0", headers=HX)
+    assert r.headers.get("HX-Redirect") == "/"
+    assert "not in its group any more" in ben.get("/").data.decode()

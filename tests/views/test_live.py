@@ -173,3 +173,14 @@ def test_the_live_view_shows_each_game_midway_and_at_its_end(app, client, auth):
             assert "<form" not in page and "<button" not in page, name
             for p in rec["players"]:
                 assert p in page
+
+
+def test_the_live_view_shows_the_tie_break_order_and_the_doubled_pot(app, client, auth):
+    auth.register()
+    gid = new_game(client, players=("Ann", "Ben", "Cat"))
+    enter(client, gid, type="turn", player="Ann", **{"hand.0": "3", "hand.1": "1", "rolls": "2"})
+    enter(client, gid, type="turn", player="Ben", **{"hand.0": "3", "hand.1": "1", "rolls": "1"})
+    enter(client, gid, type="turn", player="Cat", **{"hand.0": "6", "hand.1": "6", "rolls": "2"})
+    path = turn_on(client, gid)
+    page = app.test_client().get(path).data.decode()
+    assert "Tie-break: Ben, Ann tied; the pot doubled to 2; they roll in this order: Ben → Ann" in page
