@@ -8,7 +8,7 @@ import sys
 
 
 def replay_file(path: str) -> int:
-    """Print the verdict on a record (GAME-RECORD.md); 0 if valid, 2 if not."""
+    """Print the verdict on a record (docs/game-record.md); 0 if valid, 2 if not."""
     from .rules import record as records
 
     try:

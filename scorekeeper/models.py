@@ -128,7 +128,7 @@ class GamePlayer(SQLModel, table=True):
 
 
 class Entry(SQLModel, table=True):
-    """One entry of a game's log, as a JSON object (GAME-RECORD.md).
+    """One entry of a game's log, as a JSON object (docs/game-record.md).
 
     ``status``: ``active`` (in the log), ``undone``, or ``replaced`` (by the
     correction ``replaced_by_id``). The log is the active entries by ``seq``.

@@ -2,7 +2,7 @@
 
 Pure Python (stdlib only). Each game is one module with a ``GAME`` spec and a
 state class; :mod:`scorekeeper.rules.record` drives them from a game record
-(shared format, ``GAME-RECORD.md``).
+(shared format, ``docs/game-record.md``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ class RuleError(ValueError):
 
 
 class IllegalEntry(RuleError):
-    """An entry that breaks a rule or is malformed; nothing was applied (RULES.md "Every game")."""
+    """An entry that breaks a rule or is malformed; nothing was applied (docs/rules.md §Every game)."""
 
 
 class RecordError(RuleError):
@@ -52,7 +52,7 @@ def join_names(names) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-# --- options (RULES.md, table "Options") -----------------------------------
+# --- options (docs/rules.md §Options) -----------------------------------
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def parse_options(options: tuple[Option, ...], given: Any) -> dict:
     """Fill defaults and check ``given`` against the game's options.
 
     Returns a new dict with every option of the game. Raises :class:`RecordError`
-    for an unknown name or a value outside the allowed ones (RULES.md "Options").
+    for an unknown name or a value outside the allowed ones (docs/rules.md §Options).
     """
     if given is None:
         given = {}
@@ -177,7 +177,7 @@ class GameState:
 
     ``apply(entry)`` checks an entry against the state and applies it, or
     raises :class:`IllegalEntry` and changes nothing. ``summary()`` is what
-    ``scorekeeper replay`` prints (GAME-RECORD.md "What the engine says").
+    ``scorekeeper replay`` prints (docs/game-record.md §Replay).
     """
 
     game: str = ""
@@ -234,7 +234,7 @@ class GameSpec:
 
 class Opening:
     """Who starts the game: one ``start`` entry, or a one-die roll-off of
-    ``startroll`` entries (GAME-RECORD.md "Every game"; RULES.md Mitchi 2).
+    ``startroll`` entries (docs/game-record.md §Entries; docs/rules.md §Mitchi 2).
 
     ``starter`` is None until decided.
     """

@@ -10,7 +10,7 @@ FACES = range(1, 7)
 
 
 def parse_die(value: Any) -> int:
-    """Return a die face 1..6; raise :class:`IllegalEntry` for anything else (RULES.md "Every game")."""
+    """Return a die face 1..6; raise :class:`IllegalEntry` for anything else (docs/rules.md §Every game)."""
     if not is_int(value):
         raise IllegalEntry(f"a die must be a whole number from 1 to 6, not {value!r}")
     if value not in FACES:

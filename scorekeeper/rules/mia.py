@@ -1,13 +1,13 @@
-"""Mia: two dice, lives (RULES.md "Mia", seed 003).
+"""Mia: two dice, lives (docs/rules.md §Mia).
 
-A game is a :class:`Mia` state fed entries (GAME-RECORD.md):
+A game is a :class:`Mia` state fed entries (docs/game-record.md):
 ``start``/``startroll``, then ``announce`` (a roll and its announced value),
 ``pass`` (with ``value`` when the last roller passes back by raising),
 ``challenge`` (the lifted ``cup``) and ``reverse`` (option ``mia_reverses``).
 
 Values are written as numbers, higher die first: 65, 21 (Mia), 11.
 
-Decisions where RULES.md is silent (kept in one place):
+Decisions of docs/rules.md §Mia 4-7 and §Mia 10, as this module reads them:
 
 - **Quick-entry challenge**: while no announcement of the round has been
   entered (the round's first entry), a ``challenge`` may carry ``"owner": Q``
@@ -224,7 +224,7 @@ class Round:
         return MIA in (self.announced, self.cup)
 
     def as_dict(self) -> dict:
-        """GAME-RECORD.md round keys, plus ``winner``, ``lives_gained``, ``mia`` (rule 5),
+        """docs/game-record.md §Replay round keys, plus ``winner``, ``lives_gained``, ``mia`` (rule 5),
         ``scores`` (lives after the round) and ``bonus`` (bonus-points scoring);
         ``quick`` / ``rolloff`` only when true."""
         out = {
@@ -250,7 +250,7 @@ class Round:
 
 
 class Mia(GameState):
-    """A Mia game computed from its entries (RULES.md Mia 0-9).
+    """A Mia game computed from its entries (docs/rules.md §Mia 0-9).
 
     Read-only for the pages: ``players`` (seat order, clockwise), ``options``,
     ``lives`` (player -> lives), ``bonus`` (player -> bonus points under
@@ -496,7 +496,7 @@ class Mia(GameState):
     def apply(self, entry: dict) -> None:
         """Check and apply one entry; raise :class:`IllegalEntry` and change nothing.
 
-        Shapes (GAME-RECORD.md): ``{"type": "announce", "player", "value"}``,
+        Shapes (docs/game-record.md §Entries): ``{"type": "announce", "player", "value"}``,
         ``{"type": "pass", "player"[, "value"]}``, ``{"type": "challenge",
         "player", "cup": [a, b][, "owner", "announced"]}``, ``{"type":
         "reverse", "player"}``; ``start``/``startroll`` first.

@@ -1,6 +1,6 @@
-"""Mice and Men: three dice, penalty points are bad (RULES.md "Mice and Men", seed 004).
+"""Mice and Men: three dice, penalty points are bad (docs/rules.md §Mice and Men).
 
-A game is a :class:`MiceAndMen` state fed entries (GAME-RECORD.md):
+A game is a :class:`MiceAndMen` state fed entries (docs/game-record.md):
 optionally ``start``/``startroll`` (who opens round 1), ``first`` (with
 ``first_player = chosen``, the opener of a round), ``announce`` (the opening
 penalty or a lead), ``join``, ``run`` (optional ``dice``) and ``reveal``
@@ -8,7 +8,7 @@ penalty or a lead), ``join``, ``run`` (optional ``dice``) and ``reveal``
 whose choice it is, who is still in, who ran, who joined, the showdown, the
 penalty points and the end.
 
-Where RULES.md is silent, this module decides (and the pages follow):
+How this module reads docs/rules.md §Mice and Men 2-5 (the pages follow it):
 
 - **Opener of round 1**: the first seat, unless a ``start`` entry or a
   one-die roll-off (``startroll``, Mitchi 2) names another. Either must come
@@ -159,7 +159,7 @@ class Round:
         return [p for p in self.in_play if p not in self.reveals]
 
     def as_dict(self) -> dict:
-        """GAME-RECORD.md round keys (number, first, penalty, takers, runners), plus ``opening``,
+        """docs/game-record.md §Replay round keys (number, first, penalty, takers, runners), plus ``opening``,
         ``bidding`` (``[{"player", "action": open|lead|join|run, "penalty", ...}]``), ``reveals``
         (``[{"player", "dice", "score"}]``), ``survivor``, ``taken`` (points taken this round)
         and ``scores`` (everyone's penalty points after the round)."""
@@ -181,7 +181,7 @@ class Round:
 
 
 class MiceAndMen(GameState):
-    """A Mice and Men game computed from its entries (RULES.md Mice and Men 1-7).
+    """A Mice and Men game computed from its entries (docs/rules.md §Mice and Men 1-7).
 
     ``players`` are names in seat order (clockwise); ``options`` has
     ``rounds``, ``opening_range``, ``run_penalty``, ``tie`` and

@@ -1,6 +1,6 @@
-"""Mitchi: two dice, points are bad (RULES.md "Mitchi", seed 000).
+"""Mitchi: two dice, points are bad (docs/rules.md §Mitchi).
 
-A game is a :class:`Mitchi` state fed entries (GAME-RECORD.md):
+A game is a :class:`Mitchi` state fed entries (docs/game-record.md):
 ``start``/``startroll``, then ``turn`` (final hand and rolls used) and
 ``tiebreak`` (one roll). The state knows the round, the roll limit, the worst
 hand so far, the pot, the tie-break order, the scores and the end.
@@ -149,7 +149,7 @@ class Round:
         return len(self.turns) == len(self.order) and self.taker is None
 
     def as_dict(self) -> dict:
-        """GAME-RECORD.md round keys (number, starter, roll_limit, taker, pot), plus ``turns``
+        """docs/game-record.md §Replay round keys (number, starter, roll_limit, taker, pot), plus ``turns``
         (``[{"player", "hand": [hi, lo], "rolls"}]``), ``tie_breaks`` (``[{"order", "pot" (doubled,
         before Mitchis), "hands"}]``) and ``scores`` (everyone's points after the round)."""
         return {
@@ -169,7 +169,7 @@ class Round:
 
 
 class Mitchi(GameState):
-    """A Mitchi game computed from its entries (RULES.md Mitchi 1-12).
+    """A Mitchi game computed from its entries (docs/rules.md §Mitchi 1-12).
 
     ``players`` are names in seat order (clockwise); ``options`` has
     ``point_limit``. ``scores`` maps each player to points; ``rounds`` holds
@@ -254,7 +254,7 @@ class Mitchi(GameState):
     def apply(self, entry: dict) -> None:
         """Check and apply one entry; raise :class:`IllegalEntry` and change nothing.
 
-        Shapes (GAME-RECORD.md): ``{"type": "turn", "player", "hand": [a, b],
+        Shapes (docs/game-record.md §Entries): ``{"type": "turn", "player", "hand": [a, b],
         "rolls": n}``, ``{"type": "tiebreak", "player", "hand": [a, b]}``,
         ``start``/``startroll`` first.
         """

@@ -1,4 +1,4 @@
-"""The game record (GAME-RECORD.md): load, validate and replay a whole game.
+"""The game record (docs/game-record.md): load, validate and replay a whole game.
 
 ``replay(record)`` returns the same object that ``scorekeeper replay FILE``
 prints. A rule break raises :class:`ReplayError` whose message starts
@@ -118,7 +118,7 @@ def build(record: Any) -> GameState:
 
 
 def replay(record: Any) -> dict:
-    """Replay a record and return the verdict (GAME-RECORD.md "What the engine says")."""
+    """Replay a record and return the verdict (docs/game-record.md §Replay)."""
     return build(record).summary()
 
 

@@ -1,7 +1,7 @@
 """Past games: the list, summaries, plain-words logs, highlights, stats, charts, CSV, import/export.
 
 Everything about a game is computed from ONE replay of its log: the engine's
-``summary()`` (GAME-RECORD.md "What the engine says"): ``{"game", "finished",
+``summary()`` (docs/game-record.md §Replay): ``{"game", "finished",
 "scores": {name: int}, "winners": [name], "rounds": [round dict], "next"}``
 (Mia may add ``"bonus"``). Round dicts are the engines' ``as_dict()``:
 
@@ -607,7 +607,7 @@ def write_csv(rows: list[dict]) -> str:
 
 
 def export_record(session: Session, loaded: service.Loaded) -> dict:
-    """The game record (GAME-RECORD.md) plus ``played_at`` (ISO 8601, UTC) and ``history``."""
+    """The game record (docs/game-record.md) plus ``played_at`` (ISO 8601, UTC) and ``history``."""
     record = service.to_record(session, loaded)
     record["played_at"] = loaded.game.played_at.astimezone(timezone.utc).isoformat()
     return record

@@ -17,7 +17,7 @@ bp = Blueprint("records", __name__)
 @bp.route("/games/<int:game_id>/record.json")
 @login_required
 def download(game_id: int):
-    """The game record (GAME-RECORD.md) as a JSON file."""
+    """The game record (docs/game-record.md) as a JSON file."""
     game = owned(game_id)
     session = get_session()
     record = service.to_record(session, service.load(session, game))

@@ -1,4 +1,4 @@
-"""Mia rules engine (RULES.md "Mia" 0-9): ranking, every action and every refusal."""
+"""Mia rules engine (docs/rules.md §Mia 0-9): ranking, every action and every refusal."""
 
 from __future__ import annotations
 

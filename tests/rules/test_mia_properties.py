@@ -1,5 +1,5 @@
 """Mia properties (hypothesis): lives never negative, one loser per challenge, the
-game ends exactly when RULES.md Mia 7-8 say, every entry is accepted or refused
+game ends exactly when docs/rules.md §Mia 7-8 say, every entry is accepted or refused
 with IllegalEntry/ReplayError (never another exception), a refused entry
 changes nothing, and what ``legal_types()`` offers is accepted."""
 
@@ -177,7 +177,7 @@ def test_mixed_records_replay_or_refuse(seats, opts, data):
         assert int(str(err).split()[1].rstrip(":")) >= at + 1  # nothing before the garbage is refused
 
 
-ROLLOFF_TIE = [  # RULES.md Mia 7: Ann and Ben end tied on 2 lives and 1 bonus point; Cat is at 0
+ROLLOFF_TIE = [  # docs/rules.md §Mia 7: Ann and Ben end tied on 2 lives and 1 bonus point; Cat is at 0
     {"type": "start", "player": "Ann"},
     {"type": "announce", "player": "Ann", "value": 42}, {"type": "pass", "player": "Ben"},
     {"type": "challenge", "player": "Cat", "cup": [4, 3]},

@@ -1,4 +1,4 @@
-"""Mice and Men rules engine: table-driven unit tests (RULES.md Mice and Men 1-7)."""
+"""Mice and Men rules engine: table-driven unit tests (docs/rules.md §Mice and Men 1-7)."""
 
 from __future__ import annotations
 

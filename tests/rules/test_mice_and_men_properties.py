@@ -1,4 +1,4 @@
-"""Mice and Men rules engine: hypothesis properties (RULES.md Mice and Men 1-7)."""
+"""Mice and Men rules engine: hypothesis properties (docs/rules.md §Mice and Men 1-7)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Mitchi rules engine: table-driven unit tests (RULES.md "Mitchi" 1-12, "Every game").
+"""Mitchi rules engine: table-driven unit tests (docs/rules.md §Mitchi 1-12, "Every game").
 
-Expected values are written from RULES.md, not read back from the engine.
+Expected values are written from docs/rules.md, not read back from the engine.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from scorekeeper.rules import record as records
 from scorekeeper.rules.base import IllegalEntry
 from scorekeeper.rules.mitchi import RANKING, Mitchi, hand_name, rank
 
-# RULES.md Mitchi 1, best to worst, copied from the text.
+# docs/rules.md §Mitchi 1, best to worst, copied from the text.
 RULES_ORDER = [
     (2, 1),
     (6, 6), (5, 5), (4, 4), (3, 3), (2, 2), (1, 1),
@@ -240,7 +240,7 @@ def test_next_names_worst_hand_and_holder():
 @pytest.mark.parametrize(
     "players,starter,tied,order",
     [
-        ("ABCDE", "B", "ACD", "ADC"),  # RULES.md worked case
+        ("ABCDE", "B", "ACD", "ADC"),  # docs/rules.md §Mitchi 9 example
         ("ABCDE", "A", "ABCDE", "EDCBA"),
         ("ABCDE", "C", "BC", "BC"),
         ("ABCD", "D", "DA", "AD"),

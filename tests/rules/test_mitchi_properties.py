@@ -1,7 +1,7 @@
-"""Mitchi rules engine: hypothesis properties on random games (RULES.md Mitchi 1-12, "Every game").
+"""Mitchi rules engine: hypothesis properties on random games (docs/rules.md §Mitchi 1-12, "Every game").
 
 Legal entries are drawn from ``state.expected()`` and ``state.allowed_rolls()``;
-a small reference model written from RULES.md (independent of the engine)
+a small reference model written from docs/rules.md (independent of the engine)
 follows the same entries and must agree on scores, rounds, who is next and
 the tie-break order.
 """
@@ -20,7 +20,7 @@ from scorekeeper.rules.mitchi import Mitchi
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 
-# RULES.md Mitchi 1, best to worst (the model's own copy).
+# docs/rules.md §Mitchi 1, best to worst (the model's own copy).
 ORDER = [(2, 1), (6, 6), (5, 5), (4, 4), (3, 3), (2, 2), (1, 1), (6, 5), (6, 4), (6, 3), (6, 2), (6, 1),
          (5, 4), (5, 3), (5, 2), (5, 1), (4, 3), (4, 2), (4, 1), (3, 2), (3, 1)]
 
@@ -34,7 +34,7 @@ def is_mitchi(hand) -> bool:
 
 
 class Model:
-    """RULES.md Mitchi, for legal entries only."""
+    """docs/rules.md Mitchi, for legal entries only."""
 
     def __init__(self, players, limit):
         self.players, self.limit = list(players), limit
