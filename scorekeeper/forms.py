@@ -12,10 +12,11 @@ from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from .rules.base import GameSpec, Option, RecordError
-from .rules.record import MAX_NAME
+from .rules.base import MAX_NUMBER, GameSpec, Option, RecordError
+from .rules.names import MAX_NAME, name_key
 
 ROLLOFF = "rolloff"
+MAX_DIGITS = 12  # longer numbers are refused before int() (the engine's ranges are far smaller)
 INT_KEYS = ("die", "rolls", "value", "penalty", "announced")
 DICE_KEYS = ("hand", "cup", "dice")
 TEXT_KEYS = ("type", "player", "owner")
@@ -25,11 +26,22 @@ class BadForm(ValueError):
     """Form data that is not even an entry (a letter where a number goes)."""
 
 
+class BoundedIntegerField(IntegerField):
+    """An IntegerField that refuses text too long to be a number in range before it becomes an
+    int: WTForms' NumberRange turns the value into a float, and 537 nines overflow it (a 500)."""
+
+    def process_formdata(self, valuelist):
+        if valuelist and len(str(valuelist[0]).strip()) > MAX_DIGITS:
+            self.data = None
+            raise ValueError(f"Too large: at most {MAX_NUMBER}.")
+        super().process_formdata(valuelist)
+
+
 def option_field(option: Option):
     """A WTForms field for one game option, with its default."""
     label, desc = option.label or option.name, option.help
     if option.kind == "int":
-        return IntegerField(label, [InputRequired(), NumberRange(min=option.minimum)],
+        return BoundedIntegerField(label, [InputRequired(), NumberRange(min=option.minimum, max=option.maximum)],
                             default=option.default, description=desc)
     if option.kind == "bool":
         return BooleanField(label, default=option.default, description=desc)
@@ -37,7 +49,8 @@ def option_field(option: Option):
         return RadioField(label, choices=list(option.choices), default=option.default,
                           description=desc)
     if option.kind == "range":
-        return FieldList(IntegerField(label, [InputRequired(), NumberRange(min=option.minimum)]),
+        return FieldList(BoundedIntegerField(label, [InputRequired(),
+                                                     NumberRange(min=option.minimum, max=option.maximum)]),
                          label=label, min_entries=2, max_entries=2, default=option.default, description=desc)
     raise AssertionError(option.kind)
 
@@ -51,7 +64,8 @@ def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = No
 
     class SetupForm(FlaskForm):
         players = FieldList(
-            StringField("Name", [Optional(), Length(max=MAX_NAME)],
+            # Longer text may still clean to MAX_NAME characters; check_players has the last word.
+            StringField("Name", [Optional(), Length(max=4 * MAX_NAME)],
                         render_kw={"maxlength": MAX_NAME, "autocomplete": "off"}),
             min_entries=seats,
             max_entries=max(seats, 20),
@@ -76,7 +90,7 @@ def rearrange(names: list, starter: str, action: str, max_seats: int,
     if action == "add" and len(names) < max_seats:
         names.append("")
     elif action.startswith("pick-") and picked:
-        if picked.casefold() not in {n.strip().casefold() for n in names}:
+        if name_key(picked) not in {name_key(n) for n in names}:  # docs/game-record.md §Names
             empty = next((i for i, n in enumerate(names) if not n.strip()), None)
             if empty is not None:
                 names[empty] = picked
@@ -126,6 +140,8 @@ def entry_from_form(form: MultiDict) -> dict:
             entry[key] = form[key]
     for key in INT_KEYS:
         raw = form.get(key)
+        if raw not in (None, "") and len(raw.strip()) > MAX_DIGITS:  # docs/game-record.md §Ranges
+            raise BadForm(f"{key} is far too large: every number here is at most {MAX_NUMBER}")
         if raw not in (None, ""):
             try:
                 entry[key] = int(raw)

@@ -38,7 +38,7 @@ def test_replay_prints_verdict(tmp_path):
         ('{"format": 1, "game": "chess", "players": ["A", "B"], "entries": []}', "record: game must be one of"),
         ("{not json", "record: not valid JSON"),
         ('[1, 2]', "record: a game record is a JSON object"),
-        ('{"format": 1, "game": "mitchi", "players": ["A", "B"], "entries": [5]}', "entry 1:"),
+        ('{"format": 1, "game": "mitchi", "players": ["A", "B"], "options": {}, "entries": [5]}', "entry 1:"),
     ],
 )
 def test_replay_refuses_with_exit_2(tmp_path, content, starts):

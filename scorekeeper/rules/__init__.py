@@ -19,7 +19,9 @@ def register(spec: GameSpec) -> GameSpec:
 def find_game(name) -> GameSpec:
     """Return the spec for ``name``; raise :class:`RecordError` naming the known games."""
     if not isinstance(name, str) or name not in GAMES:
-        raise RecordError(f"game must be one of {', '.join(GAMES)}, not {name!r}")
+        from .base import shown
+
+        raise RecordError(f"game must be one of {', '.join(GAMES)}, not {shown(name)}")
     return GAMES[name]
 
 

@@ -31,14 +31,46 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def need_int(entry: dict, key: str, what: str | None = None) -> int:
-    """Return ``entry[key]`` as an int; raise :class:`IllegalEntry` if missing or not an integer."""
-    value = entry.get(key)
+#: The largest whole number any rule accepts (docs/game-record.md §Ranges); a number beyond it
+#: is refused before it is used, so no huge number is ever stored, summed or printed.
+MAX_NUMBER = 1000
+
+
+def shown(value: Any) -> str:
+    """A value as a message shows it, in JSON's words (``null``, ``true``), never longer than
+    about 40 characters (a huge number is not written out: Python refuses to turn an int of more
+    than 4300 digits into text)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if -10**12 < value < 10**12 else ("a huge number" if value > 0 else "a huge negative number")
+    if isinstance(value, float):
+        return "a number with a fraction" if value == value and abs(value) < 1e12 else "not a whole number"
+    if isinstance(value, str):
+        return repr(value[:30] + "…") if len(value) > 30 else repr(value)
+    if isinstance(value, (list, tuple)):
+        return "a list" if value else "an empty list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def need_int(entry: dict, key: str, what: str | None = None, low: int | None = 1,
+             high: int | None = MAX_NUMBER) -> int:
+    """Return ``entry[key]`` as an int within ``low..high``; raise :class:`IllegalEntry` if the key
+    is missing, null, not a whole number or out of range (docs/game-record.md §Shapes, §Ranges).
+    With ``low``/``high`` None the caller checks the range itself (and must, before any use)."""
+    label = what or key
+    span = f" from {low} to {high}" if low is not None and high is not None else ""
+    if key not in entry:
+        raise IllegalEntry(f"{label} is missing: give a whole number{span}")
+    value = entry[key]
     if not is_int(value):
-        label = what or key
-        if value is None:
-            raise IllegalEntry(f"{label} is missing: give a whole number")
-        raise IllegalEntry(f"{label} must be a whole number, not {value!r}")
+        raise IllegalEntry(f"{label} must be a whole number{span}, not {shown(value)}")
+    if low is not None and high is not None and not low <= value <= high:
+        raise IllegalEntry(f"{label} must be from {low} to {high}, not {shown(value)}")
     return value
 
 
@@ -70,36 +102,42 @@ class Option:
     help: str = ""
     minimum: int | None = None
     choices: tuple[str, ...] = ()
+    #: The largest value of an ``int`` or ``range`` option (docs/rules.md §Options).
+    maximum: int = MAX_NUMBER
 
     def parse(self, value: Any) -> Any:
-        """Return the checked value; raise :class:`RecordError` naming what is allowed."""
+        """Return the checked value; raise :class:`RecordError` naming what is allowed
+        (docs/rules.md §Options: every number between ``minimum`` and ``maximum``)."""
+        minimum = self.minimum if self.minimum is not None else 0
         if self.kind == "int":
-            if not is_int(value) or (self.minimum is not None and value < self.minimum):
+            if not is_int(value) or not minimum <= value <= self.maximum:
                 raise RecordError(
-                    f"option {self.name} must be a whole number of {self.minimum} or more, not {value!r}"
+                    f"option {self.name} must be a whole number from {minimum} to {self.maximum}, "
+                    f"not {shown(value)}"
                 )
             return value
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise RecordError(f"option {self.name} must be true or false, not {value!r}")
+                raise RecordError(f"option {self.name} must be true or false, not {shown(value)}")
             return value
         if self.kind == "text":
-            if value not in self.choices:
+            if not isinstance(value, str) or value not in self.choices:
                 raise RecordError(
-                    f"option {self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+                    f"option {self.name} must be one of {', '.join(self.choices)}, not {shown(value)}"
                 )
             return value
         if self.kind == "range":
-            minimum = self.minimum if self.minimum is not None else 0
             if (
                 not isinstance(value, (list, tuple))
                 or len(value) != 2
                 or not all(is_int(v) for v in value)
-                or not (minimum <= value[0] <= value[1])
+                or not (minimum <= value[0] <= value[1] <= self.maximum)
             ):
+                got = ("[" + ", ".join(shown(v) for v in value) + "]"
+                       if isinstance(value, (list, tuple)) and len(value) <= 3 else shown(value))
                 raise RecordError(
                     f"option {self.name} must be two whole numbers [low, high] with "
-                    f"{minimum} <= low <= high, not {value!r}"
+                    f"{minimum} <= low <= high <= {self.maximum}, not {got}"
                 )
             return [value[0], value[1]]
         raise AssertionError(self.kind)  # pragma: no cover
@@ -111,15 +149,14 @@ def parse_options(options: tuple[Option, ...], given: Any) -> dict:
     Returns a new dict with every option of the game. Raises :class:`RecordError`
     for an unknown name or a value outside the allowed ones (docs/rules.md §Options).
     """
-    if given is None:
-        given = {}
-    if not isinstance(given, dict):
-        raise RecordError("options must be an object of option names and values")
+    if not isinstance(given, dict):  # null is not an object (docs/game-record.md §Shapes)
+        raise RecordError(f"options must be an object of option names and values ({{}} for the defaults), "
+                          f"not {shown(given)}")
     known = {o.name: o for o in options}
     for name in given:
         if name not in known:
             allowed = ", ".join(known) or "none"
-            raise RecordError(f"unknown option {name!r}; this game's options are: {allowed}")
+            raise RecordError(f"unknown option {shown(name)}; this game's options are: {allowed}")
     return {o.name: (o.parse(given[o.name]) if o.name in given else o.default) for o in options}
 
 
@@ -250,7 +287,7 @@ class Opening:
         """Apply a ``start`` or ``startroll`` entry; raise :class:`IllegalEntry`."""
         kind, player = entry.get("type"), entry.get("player")
         if player not in self.players:
-            raise IllegalEntry(f"{player!r} is not a player here; players: {join_names(self.players)}")
+            raise IllegalEntry(f"{shown(player)} is not a player here; players: {join_names(self.players)}")
         if kind == "start":
             if self.rolloff is not None:
                 raise IllegalEntry(
@@ -288,7 +325,7 @@ def check_player(players: tuple[str, ...], entry: dict, expected: str | None, ac
     """Return ``entry['player']`` if it is ``expected``; raise :class:`IllegalEntry` otherwise."""
     player = entry.get("player")
     if not isinstance(player, str) or player not in players:
-        raise IllegalEntry(f"{player!r} is not a player here; players: {join_names(players)}")
+        raise IllegalEntry(f"{shown(player)} is not a player here; players: {join_names(players)}")
     if expected is not None and player != expected:
         raise IllegalEntry(f"it is {expected}'s {action}, not {player}'s")
     return player

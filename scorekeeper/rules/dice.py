@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import IllegalEntry, is_int
+from .base import IllegalEntry, is_int, shown
 
 FACES = range(1, 7)
 
@@ -12,9 +12,9 @@ FACES = range(1, 7)
 def parse_die(value: Any) -> int:
     """Return a die face 1..6; raise :class:`IllegalEntry` for anything else (docs/rules.md §Every game)."""
     if not is_int(value):
-        raise IllegalEntry(f"a die must be a whole number from 1 to 6, not {value!r}")
+        raise IllegalEntry(f"a die must be a whole number from 1 to 6, not {shown(value)}")
     if value not in FACES:
-        raise IllegalEntry(f"a die shows 1 to 6, not {value}")
+        raise IllegalEntry(f"a die shows 1 to 6, not {shown(value)}")
     return value
 
 
@@ -25,7 +25,7 @@ def parse_dice(value: Any, count: int, what: str = "hand") -> tuple[int, ...]:
     dice faces.
     """
     if not isinstance(value, (list, tuple)):
-        raise IllegalEntry(f"{what} must be a list of {count} dice, not {value!r}")
+        raise IllegalEntry(f"{what} must be a list of {count} dice, not {shown(value)}")
     if len(value) != count:
         raise IllegalEntry(f"{what} must have {count} dice, not {len(value)}")
     return tuple(sorted((parse_die(v) for v in value), reverse=True))

@@ -16,12 +16,12 @@ Decisions of docs/rules.md §Mia 4-7 and §Mia 10, as this module reads them:
   Q in the current direction (the challenger is always the player after the
   cup owner). Q need not be the round's starter: passes may have happened
   that were not entered. The usual ``cup`` is required. Once an announcement
-  of the round is entered, ``owner``/``announced`` on a challenge are only
-  accepted when they repeat the current cup owner and announcement.
+  of the round is entered, a challenge carrying ``owner`` or ``announced`` is
+  refused (docs/game-record.md §Shapes).
 - ``lives_lost`` in a round is what the loser actually lost (lives never go
   below 0, and roll-off rounds change no lives, so 0 there).
 - A pass carries ``value`` only as a pass back by the player who last rolled;
-  ``"value": null`` counts as no value.
+  ``"value": null`` is refused (null is not a number; leave the key out).
 - In a roll-off (two players) reversing makes no difference, so no reverse
   is offered there; ``winner_gains_life`` and bonus points do not apply
   either (lives and bonus points no longer change).
@@ -47,6 +47,7 @@ from .base import (
     RecordError,
     is_int,
     join_names,
+    shown,
 )
 from .dice import parse_dice, value_of
 
@@ -134,14 +135,14 @@ def parse_value(entry: dict, key: str = "value") -> int:
         if value is None:
             raise IllegalEntry(f"{key} is missing: give a value such as 65, 31, 11 or 21 (Mia)")
         raise IllegalEntry(
-            f"{key} must be a whole number written higher die first, such as 65 or 21, not {value!r}"
+            f"{key} must be a whole number written higher die first, such as 65 or 21, not {shown(value)}"
         )
     if value not in VALUES:
         low, high = value % 10, value // 10
         if 1 <= low <= 6 and 1 <= high <= 6:  # dice written the wrong way round
             raise IllegalEntry(f"{value} is not a Mia value: write the higher die first ({low}{high})")
         raise IllegalEntry(
-            f"{value} is not a Mia value: two dice 1 to 6, higher die first, such as 65, 31, 11 or 21 (Mia)"
+            f"{shown(value)} is not a Mia value: two dice 1 to 6, higher die first, such as 65, 31, 11 or 21 (Mia)"
         )
     return value
 
@@ -156,7 +157,7 @@ def _list(values) -> str:
 
 OPTIONS = (
     Option(
-        "lives", "int", 3, minimum=1, label="Starting lives",
+        "lives", "int", 3, minimum=1, maximum=100, label="Starting lives",
         help="Lives each player starts with; a player with no lives left is out.",
     ),
     Option(
@@ -524,14 +525,14 @@ class Mia(GameState):
         elif kind in ("start", "startroll"):
             raise IllegalEntry(f"the game has already started; {self.describe_next()}")
         else:
-            raise IllegalEntry(f"{kind!r} is not a Mia entry here; {self.describe_next()}")
+            raise IllegalEntry(f"{shown(kind)} is not a Mia entry here; {self.describe_next()}")
         self.may_reverse = None  # any other entry declines the reversal (rule 7)
 
     def _check_player(self, entry: dict, action: str) -> str:
         """The entry's player, who must be the one to act; raise :class:`IllegalEntry`."""
         player = entry.get("player")
         if not isinstance(player, str) or player not in self.players:
-            raise IllegalEntry(f"{player!r} is not a player here; players: {join_names(self.players)}")
+            raise IllegalEntry(f"{shown(player)} is not a player here; players: {join_names(self.players)}")
         if player != self.to_act:
             if player not in self.still_in:
                 why = "is out (no lives left)" if self.lives[player] == 0 else "is not in the roll-off"
@@ -597,7 +598,12 @@ class Mia(GameState):
         player = self._check_player(entry, "pass")
         if self.claim is None:
             raise IllegalEntry(f"nothing is announced yet, so there is nothing to pass; {self.describe_next()}")
-        has_value = entry.get("value") is not None
+        if "value" in entry and entry["value"] is None:  # docs/game-record.md §Shapes
+            raise IllegalEntry(
+                "value is null: a pass back gives a value such as 65 or 21, and a plain pass "
+                "leaves value out"
+            )
+        has_value = "value" in entry
         may_pass = self.options["pass_back"] == "may-pass"
         if self.pass_back:
             if has_value:
@@ -645,7 +651,7 @@ class Mia(GameState):
     def _challenge(self, entry: dict) -> None:
         player = entry.get("player")
         if not isinstance(player, str) or player not in self.players:
-            raise IllegalEntry(f"{player!r} is not a player here; players: {join_names(self.players)}")
+            raise IllegalEntry(f"{shown(player)} is not a player here; players: {join_names(self.players)}")
         quick = "owner" in entry or "announced" in entry
         if self.claim is None:
             if not quick:
@@ -655,9 +661,9 @@ class Mia(GameState):
                 )
             owner = entry.get("owner")
             if not isinstance(owner, str) or owner not in self.players:
+                what = f"owner {shown(owner)} is not a player here;" if "owner" in entry else "owner is missing:"
                 raise IllegalEntry(
-                    f"owner {owner!r} is not a player here; the owner is the challenged cup owner, one of "
-                    f"{join_names(self.still_in)}"
+                    f"{what} the owner is the challenged cup owner, one of {join_names(self.still_in)}"
                 )
             if owner not in self.still_in:
                 raise IllegalEntry(
@@ -670,11 +676,7 @@ class Mia(GameState):
                     f"the challenger of {owner} is the next player, {challenger}, not {player}"
                 )
         else:
-            if quick and not (
-                entry.get("owner") == self.cup_owner
-                and is_int(entry.get("announced"))
-                and entry.get("announced") == self.claim
-            ):
+            if quick:
                 raise IllegalEntry(
                     f"the round's announcement is already entered ({self.cup_owner} holds "
                     f"{self.claim}): challenge without owner and announced; {self.describe_next()}"

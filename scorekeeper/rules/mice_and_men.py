@@ -57,7 +57,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import register
-from .base import GameSpec, GameState, IllegalEntry, Opening, Option, check_player, join_names, need_int
+from .base import (
+    MAX_NUMBER, GameSpec, GameState, IllegalEntry, Opening, Option, check_player, join_names, need_int, shown,
+)
 from .dice import parse_dice, value_of
 
 DICE = 3
@@ -301,12 +303,9 @@ class MiceAndMen(GameState):
             return ["startroll"]
         if self._may_name_first:
             return ["first" if phase == "first" else "announce", "start", "startroll"]
-        return {
-            "first": ["first"],
-            "opening": ["announce"],
-            "bidding": ["run", "join", "announce"],
-            "showdown": ["reveal"],
-        }[phase]
+        if phase == "bidding":  # no lead above the largest penalty (docs/game-record.md §Ranges)
+            return ["run", "join"] + (["announce"] if self.round.penalty < MAX_NUMBER else [])
+        return {"first": ["first"], "opening": ["announce"], "showdown": ["reveal"]}[phase]
 
     def expected(self) -> dict | None:
         """The ``next`` object of the replay output; None once the game is over."""
@@ -408,7 +407,7 @@ class MiceAndMen(GameState):
                 raise IllegalEntry(f"nobody can {kind} before the opening announcement; {self._want()}")
             if kind in ("run", "join", "announce") and rnd.phase == "showdown":
                 raise IllegalEntry(f"the bidding has ended; {self._want()}")
-            raise IllegalEntry(f"an entry of type {kind!r} is not allowed now; {self._want()}")
+            raise IllegalEntry(f"an entry of type {shown(kind)} is not allowed now; {self._want()}")
         if kind in ("start", "startroll"):
             self.opening.apply(entry)  # raises before any change
             if self.opening.starter is not None:
@@ -452,9 +451,11 @@ class MiceAndMen(GameState):
                 f"{rnd.first} opens round {rnd.number}, not {entry.get('player')}: "
                 f"an announce by {rnd.first} of {low} to {high}"
             )
-        penalty = need_int(entry, "penalty", "the opening penalty")
-        if not low <= penalty <= high:
-            raise IllegalEntry(f"the opening penalty must be within the opening range: {low} to {high}, not {penalty}")
+        penalty = need_int(entry, "penalty", "the opening penalty", None, None)
+        if not low <= penalty <= high:  # opening_range is within 1..MAX_NUMBER (docs/rules.md §Options)
+            raise IllegalEntry(
+                f"the opening penalty must be within the opening range: {low} to {high}, not {shown(penalty)}"
+            )
         rnd.penalty = penalty
         rnd.last_announcer = rnd.first
         rnd.actions.append(Action(rnd.first, "open", penalty))
@@ -462,10 +463,16 @@ class MiceAndMen(GameState):
 
     def _lead(self, rnd: Round, entry: dict) -> None:
         player = self._bidder(rnd, entry)
-        penalty = need_int(entry, "penalty", "a lead's penalty")
+        penalty = need_int(entry, "penalty", "a lead's penalty", None, None)
         if penalty <= rnd.penalty:
             raise IllegalEntry(
-                f"a lead must be above the current penalty {rnd.penalty}: {rnd.penalty + 1} or more, not {penalty}"
+                f"a lead must be above the current penalty {rnd.penalty}: {rnd.penalty + 1} or more, "
+                f"not {shown(penalty)}"
+            )
+        if penalty > MAX_NUMBER:  # docs/game-record.md §Ranges
+            raise IllegalEntry(
+                f"a penalty is at most {MAX_NUMBER}: lead with {rnd.penalty + 1} to {MAX_NUMBER}, "
+                f"not {shown(penalty)}"
             )
         rnd.penalty = penalty
         rnd.last_announcer = player
@@ -481,7 +488,8 @@ class MiceAndMen(GameState):
 
     def _run(self, rnd: Round, entry: dict) -> None:
         player = self._bidder(rnd, entry)
-        dice = parse_dice(entry["dice"], DICE, "a runner's dice") if entry.get("dice") is not None else None
+        # ``dice`` is optional: left out, not null (docs/game-record.md §Shapes).
+        dice = parse_dice(entry["dice"], DICE, "a runner's dice") if "dice" in entry else None
         nxt = self.next_in(player)
         rnd.in_play.remove(player)
         rnd.runners.append(player)

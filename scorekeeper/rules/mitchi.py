@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import register
 from .base import (
-    GameSpec, GameState, IllegalEntry, Opening, Option, check_player, is_int, join_names, need_int,
+    GameSpec, GameState, IllegalEntry, Opening, Option, check_player, join_names, need_int, shown,
 )
 from .dice import parse_dice
 
@@ -273,7 +273,7 @@ class Mitchi(GameState):
             self._tiebreak(rnd, entry)
         else:
             want = "tiebreak" if rnd.in_tie_break else "turn"
-            raise IllegalEntry(f"a {kind!r} entry is not allowed now; expected a {want} by {rnd.next_player}")
+            raise IllegalEntry(f"a {shown(kind)} entry is not allowed now; expected a {want} by {rnd.next_player}")
 
     def _turn(self, rnd: Round, entry: dict) -> None:
         if rnd.in_tie_break:
@@ -283,14 +283,14 @@ class Mitchi(GameState):
             )
         player = check_player(self.players, entry, rnd.next_player, "turn")
         hand = parse_dice(entry.get("hand"), 2)
-        rolls = need_int(entry, "rolls")
+        rolls = need_int(entry, "rolls", None, None, None)  # the range is the roll limit, below
         if rnd.roll_limit is None:
             if not 1 <= rolls <= MAX_START_ROLLS:
-                raise IllegalEntry(f"the starting player uses 1, 2 or 3 rolls, not {rolls}")
+                raise IllegalEntry(f"the starting player uses 1, 2 or 3 rolls, not {shown(rolls)}")
         elif not 1 <= rolls <= rnd.roll_limit:
             valid = {1: "only 1", 2: "1 or 2", 3: "1, 2 or 3"}[rnd.roll_limit]
             raise IllegalEntry(
-                f"{rolls} rolls is not allowed: the roll limit this round is {rnd.roll_limit}, "
+                f"{shown(rolls)} rolls is not allowed: the roll limit this round is {rnd.roll_limit}, "
                 f"so {player} may use {valid}"
             )
         rnd.turns.append(Turn(player, hand, rolls))
@@ -302,8 +302,8 @@ class Mitchi(GameState):
             raise IllegalEntry(f"there is no tie-break now; expected a turn by {rnd.next_player}")
         tb = rnd.tie_breaks[-1]
         player = check_player(self.players, entry, rnd.next_player, "tie-break roll")
-        if "rolls" in entry and not (is_int(entry["rolls"]) and entry["rolls"] == 1):
-            raise IllegalEntry("a tie-break is one roll, no re-rolls")
+        # A tie-break is one roll; a ``rolls`` key is not part of this entry's shape and is
+        # ignored like any unlisted key (docs/game-record.md §Shapes).
         hand = parse_dice(entry.get("hand"), 2)
         tb.rolls.append(Turn(player, hand))
         if len(tb.rolls) == len(tb.order):

@@ -1,5 +1,9 @@
 """The game record (docs/game-record.md): load, validate and replay a whole game.
 
+Shapes are exact (docs/game-record.md §Shapes): every key the format lists
+must be there with the right kind of value (``null`` is never a list, an
+object or a number); keys it does not list are ignored.
+
 ``replay(record)`` returns the same object that ``scorekeeper replay FILE``
 prints. A rule break raises :class:`ReplayError` whose message starts
 ``entry N:`` (N from 1); a problem with the record as a whole starts
@@ -13,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import find_game
-from .base import GameSpec, GameState, IllegalEntry, RecordError, RuleError
+from .names import MAX_NAME, clean_name, has_control, name_key
+from .base import GameSpec, GameState, IllegalEntry, RecordError, RuleError, parse_options, shown
 
 FORMAT = 1
-MAX_NAME = 40
 
 
 class ReplayError(RuleError):
@@ -39,26 +43,33 @@ class Header:
 
 
 def check_players(spec: GameSpec, players: Any) -> tuple[str, ...]:
-    """Return the seat list checked for ``spec``; raise :class:`RecordError`.
+    """Return the seat list checked for ``spec``; raise :class:`RecordError` (docs/game-record.md
+    §Names, docs/rules.md §Mitchi 12, §Mia 9, §Mice and Men 7).
 
-    Names must be non-empty strings of at most ``MAX_NAME`` characters with no
-    leading or trailing spaces, unique (case-insensitively), and their number
-    within the game's limits.
+    ``players`` is a list of names, kept as given (entries name players by these exact strings).
+    Each must be text with no spaces at its ends and no control character, not empty and at most
+    ``MAX_NAME`` characters once cleaned (:func:`~scorekeeper.rules.names.clean_name`); no two may
+    share a :func:`~scorekeeper.rules.names.name_key` ("José" and "JOSE\u0301" are one name); their
+    number is within the game's limits.
     """
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError("players must be a list of names")
+        raise RecordError(f"players must be a list of names, not {shown(players)}")
+    seen: dict[str, str] = {}
     for p in players:
-        if not p.strip():
+        cleaned = clean_name(p)
+        if not cleaned:
             raise RecordError("a player's name is empty")
         if p != p.strip():
-            raise RecordError(f"player name {p!r} has spaces at its ends")
-        if len(p) > MAX_NAME:
-            raise RecordError(f"player name {p[:20]!r}... is longer than {MAX_NAME} characters")
-    seen: set[str] = set()
-    for p in players:
-        if p.casefold() in seen:
-            raise RecordError(f"player name {p!r} is used twice; names must be unique")
-        seen.add(p.casefold())
+            raise RecordError(f"player name {shown(p)} has spaces at its ends")
+        if has_control(p):
+            raise RecordError(f"player name {shown(cleaned)} holds a control character (a tab, a line break, NUL...)")
+        if len(cleaned) > MAX_NAME:
+            raise RecordError(f"player name {shown(cleaned[:20])}... is longer than {MAX_NAME} characters")
+        key = name_key(p)
+        if key in seen:
+            same = "is used twice" if seen[key] == p else f"is the same name as {shown(seen[key])}"
+            raise RecordError(f"player name {shown(p)} {same}; names must differ (not only in case or spacing)")
+        seen[key] = p
     n = len(players)
     if n < spec.min_players or (spec.max_players is not None and n > spec.max_players):
         raise RecordError(f"{spec.title} is for {spec.players_text()}, not {n}")
@@ -71,17 +82,42 @@ def load_header(record: Any) -> Header:
         if not isinstance(record, dict):
             raise RecordError("a game record is a JSON object")
         if record.get("format") != FORMAT or isinstance(record.get("format"), bool):
-            raise RecordError(f"format must be {FORMAT}, not {record.get('format')!r}")
-        spec = find_game(record.get("game"))
-        players = check_players(spec, record.get("players"))
-        from .base import parse_options
+            raise RecordError(f"format must be {FORMAT}, not {shown(record.get('format'))}")
+        def need(key: str) -> Any:  # a missing key is not an empty one (docs/game-record.md §Shapes)
+            if key not in record:
+                raise RecordError(f"{key} is missing; a record has format, game, players, options and entries")
+            return record[key]
 
-        options = parse_options(spec.options, record.get("options"))
-        if not isinstance(record.get("entries", []), list):
-            raise RecordError("entries must be a list")
+        spec = find_game(need("game"))
+        players = check_players(spec, need("players"))
+        need("options")
+        need("entries")
+        if not isinstance(record["options"], dict):
+            raise RecordError(
+                f"options must be an object of option names and values ({{}} for the defaults), "
+                f"not {_shape(record['options'])}"
+            )
+        options = parse_options(spec.options, record["options"])
+        if not isinstance(record["entries"], list):
+            raise RecordError(f"entries must be a list of entries ([] for none), not {_shape(record['entries'])}")
     except RecordError as err:
         raise ReplayError(None, str(err)) from None
     return Header(spec, players, options)
+
+
+def _shape(value: Any) -> str:
+    """A JSON value's kind for a message: 'null', 'a number', 'a text'..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
 
 
 def new_state(header: Header) -> GameState:
@@ -114,7 +150,7 @@ def apply_entries(state: GameState, entries: list, start: int = 1) -> GameState:
 def build(record: Any) -> GameState:
     """Check a whole record and return its replayed state; raise :class:`ReplayError`."""
     header = load_header(record)
-    return apply_entries(new_state(header), record.get("entries", []))
+    return apply_entries(new_state(header), record["entries"])
 
 
 def replay(record: Any) -> dict:

@@ -290,9 +290,9 @@ def plain_entries(entries) -> list:
 def import_record(session: Session, group_id: int, record) -> Game:
     """Add a game from a record (flushed, not committed); raise :class:`records.ReplayError`."""
     header = records.load_header(record)
-    entries = plain_entries(record.get("entries", []))
+    entries = plain_entries(record["entries"])
     return create_game(session, group_id, header.spec.name, list(header.players),
-                       record.get("options") or {}, entries)
+                       record["options"], entries)
 
 
 __all__ = ["Loaded", "Refused", "RecordError", "Stale", "add_entry", "correct", "create_game",

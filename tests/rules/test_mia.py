@@ -335,7 +335,7 @@ REFUSALS = [
     ("quick wrong challenger", {}, [start(A)], chal(A, 4, 2, owner=B, announced=61),
      ["challenger of Ben is the next player, Cat"]),
     ("quick unknown owner", {}, [start(A)], chal(A, 4, 2, owner="Zed", announced=61), ["owner 'Zed'"]),
-    ("quick owner missing", {}, [start(A)], chal(A, 4, 2, announced=61), ["owner None"]),
+    ("quick owner missing", {}, [start(A)], chal(A, 4, 2, announced=61), ["owner is missing"]),
     ("quick announced missing", {}, [start(A)], {"type": "challenge", "player": B, "cup": [4, 2], "owner": A},
      ["announced is missing"]),
     ("quick bad value", {}, [start(A)], chal(B, 4, 2, owner=A, announced=70), ["not a Mia value"]),
@@ -459,9 +459,13 @@ def test_quick_entry_any_owner():
     assert g.to_act == C
 
 
-def test_quick_entry_repeating_the_announcement_is_fine():
-    g = game([start(A), ann(A, 42), chal(B, 3, 1, owner=A, announced=42)])
-    assert g.rounds[-1].loser == A and not g.rounds[-1].quick
+def test_quick_entry_keys_after_an_announcement_are_refused_even_when_they_repeat_it():
+    # docs/game-record.md §Shapes: after an announcement a challenge carries only player and cup.
+    for extra in ({"owner": A, "announced": 42}, {"owner": A}, {"announced": 42}):
+        g = game([start(A), ann(A, 42)])
+        with pytest.raises(IllegalEntry, match="already entered"):
+            g.apply({**chal(B, 3, 1), **extra})
+        assert g.rounds == [] and g.claim == 42 and g.to_act == B
 
 
 def test_quick_entry_follows_direction():

@@ -1,0 +1,54 @@
+"""Numbers at the door through the real forms (docs/game-record.md §Ranges): refused with a clear
+4xx, nothing stored, never a 500."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import Session, select
+
+from scorekeeper.models import Game
+
+from ..conftest import messages, new_game
+from .test_mice_and_men_views import PLAYERS, bidding, post, record
+
+
+@pytest.fixture
+def game(client, auth):
+    auth.register()
+    return new_game(client, "mice-and-men", players=PLAYERS, starter="0", rounds=2)
+
+
+@pytest.mark.parametrize("penalty,needle", [
+    ("1001", "a penalty is at most 1000: lead with 5 to 1000, not 1001"),
+    (str(10**400), "is far too large: every number here is at most 1000"),
+    ("9" * 4300, "is far too large"),
+    ("9" * 5000, "is far too large"),
+])
+def test_a_huge_lead_is_refused_and_nothing_is_stored(client, game, penalty, needle):
+    v = bidding(client, game)
+    before = record(client, game)
+    r = post(client, game, v, "announce", "Dan", penalty=penalty)
+    assert r.status_code in (400, 422), r.status_code
+    assert any(needle in m for m in messages(r.data)), messages(r.data)
+    assert record(client, game) == before
+
+
+def test_a_lead_of_the_largest_penalty_is_kept(client, game):
+    v = bidding(client, game)
+    assert post(client, game, v, "announce", "Dan", penalty=1000).status_code == 200
+    assert record(client, game)["entries"][-1] == {"type": "announce", "player": "Dan", "penalty": 1000}
+
+
+@pytest.mark.parametrize("name,option,value", [
+    ("mitchi", "point_limit", "9" * 537), ("mitchi", "point_limit", "1001"), ("mia", "lives", "101"),
+    ("mice-and-men", "rounds", str(10**400)), ("mice-and-men", "run_penalty", "1001"),
+])
+def test_a_huge_option_is_refused_at_setup(app, client, auth, name, option, value):
+    auth.register()
+    players = PLAYERS if name == "mice-and-men" else ("Ann", "Ben", "Cat")
+    data = {"seats": str(len(players)), "starter": "0", "action": "create", f"opt_{option}": value}
+    data.update({f"players-{i}": p for i, p in enumerate(players)})
+    r = client.post(f"/games/new/{name}", data=data)
+    assert r.status_code == 400, r.status_code
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert s.exec(select(Game)).all() == []
