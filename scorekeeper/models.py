@@ -19,6 +19,10 @@ SQLModel.metadata.naming_convention = {
 assert isinstance(SQLModel.metadata, MetaData)
 
 
+#: Room for a player's whole name key: case folding makes a 40-character name at most 120 long.
+NAME_KEY_LENGTH = 160
+
+
 def utcnow() -> datetime:
     """Now, aware, in UTC (stored as UTC; shown in the group's time zone)."""
     return datetime.now(timezone.utc)
@@ -103,7 +107,9 @@ class Game(SQLModel, table=True):
 class Player(SQLModel, table=True):
     """A person who plays at the group's tables: the same profile across its games.
 
-    ``name_key`` is ``name.casefold()``: a name is unique per group whatever its case.
+    ``name_key`` is :func:`scorekeeper.rules.names.name_key` of the name, whole (case folding can
+    make a 40-character name up to three times longer): one profile per name, as people read it, in a group
+    (docs/game-record.md §Names).
     """
 
     __table_args__ = (UniqueConstraint("group_id", "name_key", name="uq_player_group_id_name_key"),)
@@ -111,7 +117,7 @@ class Player(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     group_id: int = Field(foreign_key="group.id", index=True)
     name: str = Field(max_length=40)
-    name_key: str = Field(max_length=40)
+    name_key: str = Field(max_length=NAME_KEY_LENGTH)
     created_at: datetime = Field(default_factory=utcnow)
 
 

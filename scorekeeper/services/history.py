@@ -38,6 +38,7 @@ from sqlmodel import Session, func, select
 
 from ..models import Entry, Game, GamePlayer, Player, utcnow
 from ..rules import GAMES, find_game
+from ..rules.names import clean_name, name_key
 from ..rules.base import parse_options
 from ..rules import record as records
 from ..rules.mia import value_label
@@ -117,7 +118,7 @@ def get_player(session: Session, group_id: int, player_id: int) -> Player | None
 
 
 def link_players(session: Session, group_id: int, game: Game) -> list[Player]:
-    """Link every seat of ``game`` to the group's profile of that name (case-insensitively),
+    """Link every seat of ``game`` to the group's profile of that name (same :func:`name_key`),
     creating missing profiles. Flushes only: the caller commits with the game, so a game
     and its seats are stored together or not at all. Returns the profiles in seat order.
 
@@ -132,13 +133,15 @@ def link_players(session: Session, group_id: int, game: Game) -> list[Player]:
 
 
 def _profiles_for(session: Session, group_id: int, names: list[str]) -> list[Player]:
-    keys = [n.casefold()[:40] for n in names]
+    """The group's profile of each name (found by its whole :func:`name_key`, never cut short:
+    docs/game-record.md §Names), new profiles added and flushed."""
+    keys = [name_key(n) for n in names]
     found = {p.name_key: p for p in session.exec(
         select(Player).where(Player.group_id == group_id, Player.name_key.in_(keys)))}
     out = []
     for name, key in zip(names, keys):
         if key not in found:
-            found[key] = Player(group_id=group_id, name=name, name_key=key)
+            found[key] = Player(group_id=group_id, name=clean_name(name), name_key=key)
             session.add(found[key])
             session.flush()
         out.append(found[key])

@@ -14,6 +14,7 @@ from ..htmx import client_redirect, is_htmx
 from ..models import Game
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
+from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
 from ..words import describe
 from flask_babel import gettext as _
@@ -80,7 +81,7 @@ def setup(name: str):
         form = forms.setup_form(spec, len(names), data={**data, "players": names, "starter": starter})
         return render_template("games/setup.html", spec=spec, form=form, error=None, known=known_players())
     if request.method == "POST" and form.validate_on_submit():
-        raw = [(n or "").strip() for n in form.players.data]
+        raw = [clean_name(n or "") for n in form.players.data]  # docs/game-record.md §Names
         names = [n for n in raw if n]
         session = get_session()
         try:
