@@ -7,24 +7,31 @@ files live at the top of the repository (``templates/``, ``static/``).
 from __future__ import annotations
 
 from pathlib import Path
+TYPE_CHECKING = False  # no typing import at run time (start-up of `scorekeeper replay`)
 
-from flask import Flask
-from werkzeug.routing import IntegerConverter
+if TYPE_CHECKING:  # Flask is imported when an app is built, not with the package:
+    from flask import Flask  # `scorekeeper replay` needs only the rules (stdlib).
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class DatabaseId(IntegerConverter):
+def _database_id_converter():
     """``<int:...>`` in URLs: at most what a database integer holds, so a huge number in an
     address is a 404, not a server error."""
+    from werkzeug.routing import IntegerConverter
 
-    def __init__(self, map, *args, **kwargs):
-        kwargs.setdefault("max", 2**31 - 1)
-        super().__init__(map, *args, **kwargs)
+    class DatabaseId(IntegerConverter):
+        def __init__(self, map, *args, **kwargs):
+            kwargs.setdefault("max", 2**31 - 1)
+            super().__init__(map, *args, **kwargs)
+
+    return DatabaseId
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: config, database (migrated to head), login, CSRF, htmx, views."""
+    from flask import Flask
+
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -36,7 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .views import history
 
     config.configure(app, test_config)
-    app.url_map.converters["int"] = DatabaseId
+    app.url_map.converters["int"] = _database_id_converter()
     if app.config.get("TRUSTED_PROXIES"):
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -69,3 +69,58 @@ def test_replay_deeply_nested_json(tmp_path):
     p = replay(f)
     assert p.returncode == 2 and p.stderr.startswith("record: not a game record: the JSON is nested too deeply")
     assert "Traceback" not in p.stderr
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_replay_imports_no_web_framework(tmp_path):
+    # The replay path of the command: only the standard library and scorekeeper.rules.
+    code = (
+        "import sys, scorekeeper.cli as cli\n"
+        "status = cli.main(['replay', sys.argv[1]])\n"
+        "web = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('flask', 'werkzeug', 'jinja2', 'sqlalchemy', 'sqlmodel', 'flask_login', 'flask_wtf', 'htmx_flask'))\n"
+        "ours = sorted(m for m in sys.modules if m.startswith('scorekeeper.') and not m.startswith('scorekeeper.rules'))\n"
+        "print('MODULES', web, ours, status, file=sys.stderr)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code, str(ROOT / "docs" / "examples" / "mitchi-sample.json")],
+                       capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "MODULES [] ['scorekeeper.cli'] 0" in p.stderr
+    # ...and the app still builds from the package as before.
+    from scorekeeper import create_app
+    assert callable(create_app)
+
+
+def test_replay_help_gives_the_exit_codes():
+    p = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "replay", "--help"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0
+    assert "exit codes:" in p.stdout and "\n  0  " in p.stdout and "\n  2  " in p.stdout
+    assert "entry N:" in p.stdout and "record:" in p.stdout
+
+
+def test_the_shipped_sample_replays_as_the_readme_shows():
+    p = replay(ROOT / "docs" / "examples" / "mitchi-sample.json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["finished"] and out["winners"] == ["Ann"]
+    assert out["scores"] == {"Ann": 1, "Ben": 5, "Cat": 4}
+    assert [(r["number"], r["taker"], r["pot"]) for r in out["rounds"]] == [
+        (1, "Ben", 1), (2, "Cat", 2), (3, "Ann", 1), (4, "Cat", 2), (5, "Ben", 1), (6, "Ben", 2), (7, "Ben", 1)]
+    assert out["rounds"][3]["tie_breaks"][0]["order"] == ["Cat", "Ben"]
+    readme = (ROOT / "README.md").read_text()
+    assert "scorekeeper replay docs/examples/mitchi-sample.json" in readme
+    for line in p.stdout.splitlines():
+        if not line.startswith("  {"):  # the long round lines are shortened in the README
+            assert line in readme, line
+
+
+def test_replay_output_is_one_json_object_with_a_round_per_line():
+    p = replay(ROOT / "bench" / "data" / "mitchi-10-rounds.json")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == "{" and lines[-1] == "}"
+    assert sum(1 for line in lines if line.startswith('  {"number": ')) == 10
+    assert len(json.loads(p.stdout)["rounds"]) == 10

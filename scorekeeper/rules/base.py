@@ -8,7 +8,9 @@ state class; :mod:`scorekeeper.rules.record` drives them from a game record
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 class RuleError(ValueError):

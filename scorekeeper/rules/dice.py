@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
+if TYPE_CHECKING:
+    from typing import Any
 
 from .base import IllegalEntry, is_int, shown
 
@@ -24,6 +26,8 @@ def parse_dice(value: Any, count: int, what: str = "hand") -> tuple[int, ...]:
     Raises :class:`IllegalEntry` unless ``value`` is a list of exactly ``count``
     dice faces.
     """
+    if value.__class__ is list and len(value) == count and all(d.__class__ is int and 0 < d < 7 for d in value):
+        return tuple(sorted(value, reverse=True))  # the usual case, checked without a call per die
     if not isinstance(value, (list, tuple)):
         raise IllegalEntry(f"{what} must be a list of {count} dice, not {shown(value)}")
     if len(value) != count:

@@ -26,6 +26,7 @@ RANKING: tuple[tuple[int, int], ...] = (
     (3, 2), (3, 1),
 )
 RANK = {hand: i for i, hand in enumerate(RANKING)}
+_RANK_ANY_ORDER = {**RANK, **{(lo, hi): i for (hi, lo), i in RANK.items()}}
 MITCHI = (2, 1)
 MAX_START_ROLLS = 3
 
@@ -42,7 +43,7 @@ def rank(hand) -> int:
 
     Raises ``KeyError`` for anything that is not two dice faces.
     """
-    return RANK[tuple(sorted(hand, reverse=True))]
+    return _RANK_ANY_ORDER[tuple(hand)]
 
 
 def hand_name(hand) -> str:

@@ -6,13 +6,11 @@ compared by: two names with the same key are the same name (one seat, one player
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 #: At most this many characters once cleaned (docs/game-record.md §Names).
 MAX_NAME = 40
 
-_SPACES = re.compile(r"\s+")
 #: Unicode categories removed: control (Cc), format (Cf: zero-width spaces and joiners, direction
 #: marks, the BOM, soft hyphens), surrogates (Cs) and unassigned code points (Cn).
 _INVISIBLE = frozenset(("Cc", "Cf", "Cs", "Cn"))
@@ -24,10 +22,11 @@ def clean_name(name: str) -> str:
     ``"José Lee"``. Text in, text out; raises ``TypeError`` for anything but ``str``."""
     if not isinstance(name, str):
         raise TypeError("a name is text")
-    # Whitespace first (tabs and newlines are control characters too, but they separate words).
-    spaced = _SPACES.sub(" ", name)
+    # Whitespace first (tabs and newlines are control characters too, but they separate words);
+    # str.split() splits on every Unicode space and drops the ends.
+    spaced = " ".join(name.split())
     visible = "".join(c for c in spaced if unicodedata.category(c) not in _INVISIBLE)
-    return _SPACES.sub(" ", unicodedata.normalize("NFC", visible)).strip()
+    return " ".join(unicodedata.normalize("NFC", visible).split())
 
 
 def name_key(name: str) -> str:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
+if TYPE_CHECKING:
+    from typing import Any
 
 from . import find_game
 from .names import MAX_NAME, clean_name, has_control, name_key
