@@ -7,6 +7,7 @@ files live at the top of the repository (``templates/``, ``static/``).
 from __future__ import annotations
 
 from pathlib import Path
+
 TYPE_CHECKING = False  # no typing import at run time (start-up of `scorekeeper replay`)
 
 if TYPE_CHECKING:  # Flask is imported when an app is built, not with the package:

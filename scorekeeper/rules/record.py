@@ -69,8 +69,10 @@ def check_players(spec: GameSpec, players: Any) -> tuple[str, ...]:
             raise RecordError(f"player name {shown(cleaned[:20])}... is longer than {MAX_NAME} characters")
         key = name_key(p)
         if key in seen:
-            same = "is used twice" if seen[key] == p else f"is the same name as {shown(seen[key])}"
-            raise RecordError(f"player name {shown(p)} {same}; names must differ (not only in case or spacing)")
+            same = "" if seen[key] == p else f" (it reads the same as {shown(seen[key])})"
+            raise RecordError(
+                f"player name {shown(p)} is used twice{same}; names must differ, not only in case or spacing"
+            )
         seen[key] = p
     n = len(players)
     if n < spec.min_players or (spec.max_players is not None and n > spec.max_players):

@@ -36,7 +36,8 @@ def test_a_huge_lead_is_refused_and_nothing_is_stored(client, game, penalty, nee
 def test_a_lead_of_the_largest_penalty_is_kept(client, game):
     v = bidding(client, game)
     assert post(client, game, v, "announce", "Dan", penalty=1000).status_code == 200
-    assert record(client, game)["entries"][-1] == {"type": "announce", "player": "Dan", "penalty": 1000}
+    last = record(client, game)["entries"][-1]
+    assert {k: last[k] for k in ("type", "player", "penalty")} == {"type": "announce", "player": "Dan", "penalty": 1000}
 
 
 @pytest.mark.parametrize("name,option,value", [
