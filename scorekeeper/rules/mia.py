@@ -35,7 +35,7 @@ Decisions of docs/rules.md §Mia 4-7 and §Mia 10, as this module reads them:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .plain import dataclass
 
 from . import register
 from .base import (

@@ -53,7 +53,7 @@ How this module reads docs/rules.md §Mice and Men 2-5 (the pages follow it):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .plain import dataclass, field
 TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
 if TYPE_CHECKING:
     from typing import Any

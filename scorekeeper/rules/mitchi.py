@@ -8,7 +8,7 @@ hand so far, the pot, the tie-break order, the scores and the end.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .plain import dataclass, field
 
 from . import register
 from .base import (

@@ -13,7 +13,7 @@ prints. A rule break raises :class:`ReplayError` whose message starts
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from .plain import dataclass
 TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
 if TYPE_CHECKING:
     from typing import Any
