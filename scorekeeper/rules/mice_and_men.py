@@ -45,10 +45,10 @@ How this module reads docs/rules.md §Mice and Men 2-5 (the pages follow it):
   make the next entry (a ``first`` entry; a showdown with more than one
   reveal to come, where ``to_reveal`` lists them). Before round 1's opening
   announcement under ``rotate``, ``type`` is ``["announce", "start",
-  "startroll"]`` and ``player`` is the first seat (who would announce and
-  who would roll first in a roll-off; a ``start`` may name anyone).
-  ``to_act`` is that same ``player``: the one player whose entry comes next,
-  or None.
+  "startroll"]``, ``player`` is null (a ``start`` may name anyone) and
+  ``opener`` is the first seat, who would announce. ``to_act`` is the player
+  the table waits for: that opener, else the one player whose entry comes
+  next, or None.
 """
 
 from __future__ import annotations
@@ -244,7 +244,10 @@ class MiceAndMen(GameState):
 
     @property
     def to_act(self) -> str | None:
-        """The one player whose entry comes next, or None (any player / several / game over)."""
+        """The player the table waits for: the opener while the round is not opened, else the
+        one player whose entry comes next; None (any player / several / game over)."""
+        if self.phase == "opening":
+            return self.round.first
         nxt = self.expected()
         return nxt["player"] if nxt else None
 
@@ -322,8 +325,11 @@ class MiceAndMen(GameState):
         if phase == "first":
             return {"type": types if len(types) > 1 else types[0], "player": None, **info}
         if phase == "opening":
+            # Before round 1's opening, a start may still name anyone: no single player acts next
+            # (docs/game-record.md §Replay, "next"); "opener" says who would announce.
             return {
-                "type": types if len(types) > 1 else types[0], "player": rnd.first, "opener": rnd.first,
+                "type": types if len(types) > 1 else types[0],
+                "player": None if self._may_name_first else rnd.first, "opener": rnd.first,
                 "penalty_range": list(self.opening_range), **info,
             }
         if phase == "bidding":
