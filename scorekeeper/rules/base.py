@@ -8,6 +8,7 @@ state class; :mod:`scorekeeper.rules.record` drives them from a game record
 from __future__ import annotations
 
 from .plain import dataclass, field
+
 TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
 if TYPE_CHECKING:
     from typing import Any, Callable

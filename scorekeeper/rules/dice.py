@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from .base import IllegalEntry, is_int, shown
+
 TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
 if TYPE_CHECKING:
     from typing import Any
-
-from .base import IllegalEntry, is_int, shown
 
 FACES = range(1, 7)
 

@@ -35,8 +35,6 @@ Decisions of docs/rules.md §Mia 4-7 and §Mia 10, as this module reads them:
 
 from __future__ import annotations
 
-from .plain import dataclass
-
 from . import register
 from .base import (
     GameSpec,
@@ -50,6 +48,7 @@ from .base import (
     shown,
 )
 from .dice import parse_dice, value_of
+from .plain import dataclass
 
 MIA = 21
 

@@ -53,16 +53,16 @@ How this module reads docs/rules.md §Mice and Men 2-5 (the pages follow it):
 
 from __future__ import annotations
 
-from .plain import dataclass, field
-TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
-if TYPE_CHECKING:
-    from typing import Any
-
 from . import register
 from .base import (
     MAX_NUMBER, GameSpec, GameState, IllegalEntry, Opening, Option, check_player, join_names, need_int, shown,
 )
 from .dice import parse_dice, value_of
+from .plain import dataclass, field
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
+if TYPE_CHECKING:
+    from typing import Any
 
 DICE = 3
 

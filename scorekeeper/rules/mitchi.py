@@ -8,13 +8,12 @@ hand so far, the pot, the tie-break order, the scores and the end.
 
 from __future__ import annotations
 
-from .plain import dataclass, field
-
 from . import register
 from .base import (
     GameSpec, GameState, IllegalEntry, Opening, Option, check_player, join_names, need_int, shown,
 )
 from .dice import parse_dice
+from .plain import dataclass, field
 
 #: Rule 1: every hand, best first. A hand's rank is its index here (higher is worse).
 RANKING: tuple[tuple[int, int], ...] = (

@@ -13,14 +13,15 @@ prints. A rule break raises :class:`ReplayError` whose message starts
 from __future__ import annotations
 
 import json
+
+from . import find_game
+from .base import GameSpec, GameState, IllegalEntry, RecordError, RuleError, parse_options, shown
+from .names import MAX_NAME, clean_name, has_control, name_key
 from .plain import dataclass
+
 TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
 if TYPE_CHECKING:
     from typing import Any
-
-from . import find_game
-from .names import MAX_NAME, clean_name, has_control, name_key
-from .base import GameSpec, GameState, IllegalEntry, RecordError, RuleError, parse_options, shown
 
 FORMAT = 1
 
@@ -87,6 +88,7 @@ def load_header(record: Any) -> Header:
             raise RecordError("a game record is a JSON object")
         if record.get("format") != FORMAT or isinstance(record.get("format"), bool):
             raise RecordError(f"format must be {FORMAT}, not {shown(record.get('format'))}")
+
         def need(key: str) -> Any:  # a missing key is not an empty one (docs/game-record.md §Shapes)
             if key not in record:
                 raise RecordError(f"{key} is missing; a record has format, game, players, options and entries")
