@@ -98,7 +98,7 @@ def test_one_profile_for_two_spellings_and_two_for_long_names(app, client, auth)
 
 def test_migration_merges_profiles_and_widens_keys(old_database):
     url = old_database
-    migrate(url, "0004")
+    migrate(url, "0005")
     engine = sa.create_engine(url)
     t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
     with engine.begin() as c:

@@ -6,7 +6,7 @@ key is recomputed with ``scorekeeper.rules.names.name_key``, and when two profil
 account now share a key the older one is kept and the other's seats move to it.
 
 Revision ID: name_keys
-Revises: 0004
+Revises: 0005
 Create Date: 2026-11-30
 """
 from typing import Sequence, Union
@@ -18,7 +18,7 @@ import sqlmodel.sql.sqltypes  # noqa: F401
 from scorekeeper.rules.names import name_key
 
 revision: str = "name_keys"
-down_revision: Union[str, None] = "0004"
+down_revision: Union[str, None] = "0005"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
