@@ -40,7 +40,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     from . import auth, config, db, htmx, i18n, web
-    from .views import games, groups, live, pwa, records, reference
+    from .views import games, groups, live, practice, pwa, records, reference
     from .views import history
 
     config.configure(app, test_config)
@@ -63,5 +63,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pwa.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(practice.bp)
     app.add_url_rule("/", endpoint="index", view_func=games.index)
     return app

@@ -165,3 +165,12 @@ def form_version(form: MultiDict) -> int | None:
         return int(form.get("version", ""))
     except ValueError:
         return None
+
+
+class PracticeForm(FlaskForm):
+    """A practice game's setup: the person's name and the point limit (docs/practice.md)."""
+
+    player = StringField("Your name", [InputRequired(), Length(max=MAX_NAME)], default="You",
+                         filters=[lambda v: v.strip() if isinstance(v, str) else v])
+    point_limit = IntegerField("Point limit", [InputRequired(), NumberRange(min=1, max=100)], default=5,
+                               description="The game ends when anyone reaches this many points; fewest win.")

@@ -100,6 +100,10 @@ class Game(SQLModel, table=True):
     played_at: datetime = Field(default_factory=utcnow)
     #: The read-only live link's token ("Show to the table"); None while the link is off.
     live_token: str | None = Field(default=None, max_length=64, unique=True)
+    #: A practice game against virtual players: listed apart, never in the players' stats.
+    practice: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    #: Practice only: what was rolled but not entered yet (the person's turn in progress), JSON.
+    practice_state: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
     __table_args__ = (Index("ix_game_group_id_played_at", "group_id", "played_at"),)
 

@@ -152,13 +152,14 @@ def _profiles_for(session: Session, group_id: int, names: list[str]) -> list[Pla
 
 
 def list_games(session: Session, group_id: int, game: str | None = None, player_id: int | None = None,
-               page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
+               page: int = 1, per_page: int = 20, practice: bool = False) -> tuple[list[Game], int]:
     """One page of the group's games, newest played first, and the count of all that match.
 
-    ``game`` filters by game code name, ``player_id`` by profile. No replay:
+    ``game`` filters by game code name, ``player_id`` by profile; ``practice`` picks the
+    practice games instead of the real ones (they are listed apart). No replay:
     the list reads the ``finished``/``rounds``/``winners`` columns.
     """
-    stmt = select(Game).where(Game.group_id == group_id)
+    stmt = select(Game).where(Game.group_id == group_id, Game.practice.is_(practice))
     if game in GAMES:
         stmt = stmt.where(Game.game == game)
     if player_id is not None:
@@ -922,7 +923,8 @@ def player_stats(session: Session, group_id: int, player_id: int | None = None) 
     links = list(session.exec(
         select(GamePlayer.game_id, GamePlayer.player_id, GamePlayer.seat)
         .join(Game, Game.id == GamePlayer.game_id)
-        .where(Game.group_id == group_id, GamePlayer.player_id.in_(list(profiles)))))
+        .where(Game.group_id == group_id, GamePlayer.player_id.in_(list(profiles)),
+               Game.practice.is_(False))))  # practice games never count
     game_ids = sorted({g for g, _, _ in links})
     games = {}
     for chunk in range(0, len(game_ids), 500):

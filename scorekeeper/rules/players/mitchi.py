@@ -92,6 +92,8 @@ class Turn:
     player: str
     limit: int
     rolls: list[list[int]] = field(default_factory=list)
+    #: For each roll, the die kept from the roll before (None: both dice rolled).
+    kept: list[int | None] = field(default_factory=list)
 
     @classmethod
     def start(cls, state: Mitchi) -> "Turn":
@@ -132,14 +134,16 @@ class Turn:
         else:
             dice = roll(rng, 2)
         self.rolls.append(dice)
+        self.kept.append(keep)
         return dice
 
     def entry(self) -> dict:
-        """The turn's record entry: final hand, rolls used and the extra ``rolled`` trail."""
+        """The turn's record entry: final hand and rolls used, plus the extra keys ``rolled``
+        (every roll, two dice each) and ``kept`` (the die kept before each roll, or None)."""
         if not self.rolls:
             raise IllegalEntry("roll first: a turn has at least one roll")
         return {"type": "turn", "player": self.player, "hand": list(self.rolls[-1]),
-                "rolls": len(self.rolls), "rolled": [list(r) for r in self.rolls]}
+                "rolls": len(self.rolls), "rolled": [list(r) for r in self.rolls], "kept": list(self.kept)}
 
 
 def play_turn(state: Mitchi, rng: random.Random) -> dict:

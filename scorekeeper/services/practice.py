@@ -1,0 +1,174 @@
+"""Practice games: the person in seat 1 against three virtual players (docs/practice.md).
+
+The rules and the virtual players live in :mod:`scorekeeper.rules` (the players in
+:mod:`scorekeeper.rules.players`); this module only stores what they do. Every roll
+is decided here, on the server, from :func:`random_source`: seeded by the app's
+``PRACTICE_SEED`` (tests) or the operating system's randomness. Every finished
+turn, tie-break roll, roll-off die and virtual player's choice is an ordinary entry
+of the game's log (so replay, undo, corrections and the summary work as for any
+game). Only the person's Mitchi turn in progress (the rolls so far, not yet
+entered) is kept apart, in ``Game.practice_state``, tied to the game's version.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from sqlmodel import Session
+
+from ..models import Game, GamePlayer
+from ..rules import find_game
+from ..rules import players as virtual
+from ..rules import record as records
+from ..rules.base import GameState, IllegalEntry
+from ..rules.players import mitchi as mitchi_players
+from . import games as service
+from .games import Loaded, Refused, Stale
+
+#: The practice games offered so far (Mia and Mice and Men have virtual players, no page yet).
+GAMES = ("mitchi",)
+VIRTUAL_NAMES = ("Ben", "Cat", "Dan", "Eve")
+VIRTUAL_PLAYERS = 3
+DEFAULT_OPTIONS = {"mitchi": {"point_limit": 5}}
+
+
+def seats_for(name: str) -> list[str]:
+    """The seats, clockwise: the person first, then three virtual players whose names differ
+    from the person's (case-insensitively)."""
+    others = [n for n in VIRTUAL_NAMES if n.casefold() != name.casefold()]
+    return [name] + others[:VIRTUAL_PLAYERS]
+
+
+def random_source(seed, log_length: int, step: str) -> random.Random:
+    """The dice for one step of a game: with ``seed`` (``PRACTICE_SEED``) a
+    :class:`random.Random` fixed by the seed, the number of entries in the log and the step
+    (``"v"`` for a virtual player's entry, ``"r0"``, ``"r1"``... for the person's rolls), so a
+    seeded game always rolls the same; without a seed the system's randomness."""
+    if seed is None:
+        return random.SystemRandom()
+    return random.Random(f"{seed}:{log_length}:{step}")
+
+
+def person(game: Game) -> str:
+    """The person's seat name (seat 1)."""
+    return json.loads(game.players)[0]
+
+
+def create(session: Session, group_id: int, name: str, player: str, options: dict, seed,
+           entered_by: int | None = None) -> Game:
+    """A new practice game of ``name`` for ``player``, its first starter rolled for (one die
+    each, RULES.md Mitchi 2). The person's seat is linked to their profile; the virtual
+    players get none. Commits. Raises :class:`records.ReplayError` for bad names or options.
+    """
+    spec = find_game(name)
+    if spec.name not in GAMES:
+        raise Refused(f"practice games are for {', '.join(GAMES)}, not {name}")
+    seats = seats_for(player)
+    header = records.load_header(records.make_record(spec.name, seats, options, []))
+    state = records.new_state(header)
+    module = virtual.table(spec.name)
+    entries: list[dict] = []
+    while not getattr(state, "round", None) and not state.finished:  # the roll-off for who starts
+        entry = module.next_entry(state, random_source(seed, len(entries), "v"))
+        state.apply(entry)
+        entries.append(entry)
+    game = service.create_game(session, group_id, spec.name, seats, options, entries, entered_by=entered_by)
+    game.practice = True
+    session.add(game)
+    from .history import _profiles_for
+
+    profile = _profiles_for(session, group_id, [seats[0]])[0]
+    session.add(GamePlayer(game_id=game.id, player_id=profile.id, seat=0))
+    session.commit()
+    return game
+
+
+def pending_turn(loaded: Loaded) -> mitchi_players.Turn | None:
+    """The person's Mitchi turn in progress (rolls not yet entered), or None when it is not
+    their turn. Rolls kept for another version of the game (before an undo) are dropped."""
+    state = loaded.state
+    nxt = state.expected()
+    if loaded.game.game != "mitchi" or not nxt or nxt.get("type") != "turn" \
+            or nxt.get("player") != person(loaded.game):
+        return None
+    turn = mitchi_players.Turn.start(state)
+    saved = json.loads(loaded.game.practice_state or "null")
+    if saved and saved.get("version") == loaded.game.version:
+        turn.rolls = [list(r) for r in saved["rolls"]]
+        turn.kept = list(saved.get("kept") or [None] * len(turn.rolls))
+    return turn
+
+
+def _save(session: Session, game: Game, turn: mitchi_players.Turn | None) -> None:
+    game.practice_state = json.dumps({"version": game.version, "rolls": turn.rolls, "kept": turn.kept}) if turn else None
+    session.add(game)
+    session.commit()
+
+
+def roll(session: Session, game: Game, action: str, keep: int | None, version: int | None,
+         step: int | None, seed) -> Loaded:
+    """The person's move on their Mitchi turn or tie-break roll, the dice decided here.
+
+    ``action``: ``roll`` (both dice: the first roll of a turn, or the one tie-break roll),
+    ``keep`` (keep die ``keep``, re-roll the other), ``both`` (re-roll both) or ``stop``
+    (enter the hand). ``version`` and ``step`` (rolls made so far) are what the page showed.
+    Raises :class:`Stale` (an old page or a double tap: nothing done) or :class:`Refused`
+    (not the person's turn, no rolls left, a die not in the hand: the message says which).
+    """
+    loaded = service.load(session, game)
+    if version != game.version:
+        raise Stale()
+    state = loaded.state
+    nxt = state.expected()
+    me = person(game)
+    if nxt is None:
+        raise Refused("the game is over; start another practice game")
+    if nxt.get("player") != me:
+        raise Refused(f"it is {nxt.get('player')}'s turn, not yours: tap Next to see it")
+    if nxt["type"] == "tiebreak":
+        if action != "roll":
+            raise Refused("a tie-break is one roll of both dice: tap Roll")
+        dice = virtual.roll(random_source(seed, len(loaded.log), "r0"), 2)
+        return service.add_entry(session, game, {"type": "tiebreak", "player": me, "hand": dice}, version)
+    turn = pending_turn(loaded)
+    if turn is None:  # pragma: no cover - a Mitchi practice game only expects turns and tie-breaks here
+        raise Refused("there is no turn to roll for now")
+    if step != len(turn.rolls):
+        raise Stale(repeated=step is not None and step < len(turn.rolls))
+    if action not in turn.choices():
+        raise Refused(f"{action!r} is not possible now; you may: {', '.join(turn.choices())}")
+    if action == "stop":
+        entry = turn.entry()
+        loaded = service.add_entry(session, game, entry, version)
+        _save(session, game, None)
+        return loaded
+    rng = random_source(seed, len(loaded.log), f"r{len(turn.rolls)}")
+    try:
+        turn.roll(rng, keep if action == "keep" else None)
+    except IllegalEntry as err:
+        raise Refused(str(err)) from None
+    _save(session, game, turn)
+    return loaded
+
+
+def advance(session: Session, game: Game, version: int | None, seed) -> Loaded:
+    """The next virtual player's entry (a whole Mitchi turn, or one tie-break roll), decided
+    by :mod:`scorekeeper.rules.players` and recorded like any entry. Raises :class:`Stale`
+    or :class:`Refused` (the game is over, or it is the person's move)."""
+    loaded = service.load(session, game)
+    if version != game.version:
+        raise Stale(repeated=version is not None and version == game.version - 1)
+    nxt: dict | None = loaded.state.expected()
+    if nxt is None:
+        raise Refused("the game is over; start another practice game")
+    if nxt.get("player") == person(game):
+        raise Refused("it is your move: roll")
+    entry = virtual.table(game.game).next_entry(loaded.state, random_source(seed, len(loaded.log), "v"))
+    return service.add_entry(session, game, entry, version)
+
+
+def to_act(state: GameState) -> str | None:
+    """Who makes the next entry (None once the game is over)."""
+    nxt = state.expected()
+    return nxt.get("player") if nxt else None

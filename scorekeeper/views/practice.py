@@ -1,0 +1,131 @@
+"""Practice games against three virtual players: set up, play, the strategies page."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+from .. import forms
+from ..db import get_session
+from ..htmx import is_htmx
+from ..rules import GAMES, find_game
+from ..rules.base import RecordError
+from ..rules.record import ReplayError
+from ..services import games as service
+from ..services import practice
+from ..services.groups import current_group
+from .games import owned
+
+bp = Blueprint("practice", __name__, url_prefix="/practice")
+
+
+def _seed():
+    return current_app.config.get("PRACTICE_SEED")
+
+
+def practice_game(game_id: int):
+    """A practice game of the signed-in account, else 404."""
+    game = owned(game_id)
+    if not game.practice:
+        abort(404)
+    return game
+
+
+@bp.route("/new/<name>", methods=["GET", "POST"])
+@login_required
+def new(name: str):
+    """Set up a practice game: your name and the point limit (default 5)."""
+    if name not in practice.GAMES:
+        abort(404)
+    spec = find_game(name)
+    form = forms.PracticeForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            game = practice.create(get_session(), current_group().id, spec.name, form.player.data,
+                                   {"point_limit": form.point_limit.data}, _seed(), entered_by=current_user.id)
+        except (RecordError, ReplayError, service.Refused) as err:
+            get_session().rollback()
+            error = str(err).removeprefix("record: ")
+        else:
+            return redirect(url_for("practice.play", game_id=game.id), 303)
+    elif request.method == "POST":
+        error = "Check the fields marked below."
+    virtual = practice.seats_for(form.player.data or "You")[1:]
+    return render_template("practice/new.html", spec=spec, form=form, error=error,
+                           virtual=virtual), 400 if error else 200
+
+
+def render(loaded: service.Loaded, message: str | None = None, level: str = "info", status: int = 200):
+    """The practice page, or only its panel for htmx."""
+    template = "practice/_panel.html" if is_htmx() else "practice/play.html"
+    return render_template(template, loaded=loaded, game=loaded.game, state=loaded.state,
+                           spec=GAMES[loaded.game.game], me=practice.person(loaded.game),
+                           to_act=practice.to_act(loaded.state), turn=practice.pending_turn(loaded),
+                           message=message, level=level), status
+
+
+@bp.route("/<int:game_id>")
+@login_required
+def play(game_id: int):
+    """The practice page: your dice and choices, or the next virtual player's turn."""
+    game = practice_game(game_id)
+    return render(service.load(get_session(), game))
+
+
+def _change(game, action):
+    session = get_session()
+    try:
+        loaded = action()
+    except service.Stale as err:
+        session.rollback()
+        session.refresh(game)
+        return render(service.load(session, game), str(err), "warning", 409)
+    except service.Refused as err:
+        session.rollback()
+        session.refresh(game)
+        return render(service.load(session, game), str(err), "error", 422)
+    if is_htmx():
+        session.refresh(loaded.game)
+        return render(service.load(session, loaded.game))
+    return redirect(url_for("practice.play", game_id=game.id), 303)
+
+
+def _int(name: str) -> int | None:
+    try:
+        return int(request.form.get(name, ""))
+    except ValueError:
+        return None
+
+
+@bp.route("/<int:game_id>/roll", methods=["POST"])
+@login_required
+def roll(game_id: int):
+    """Your move: Roll, keep one die and re-roll the other, re-roll both, or stop."""
+    game = practice_game(game_id)
+    keep = _int("keep")
+    action = "keep" if "keep" in request.form else request.form.get("action", "")
+    return _change(game, lambda: practice.roll(get_session(), game, action, keep, _int("version"),
+                                               _int("step"), _seed()))
+
+
+@bp.route("/<int:game_id>/next", methods=["POST"])
+@login_required
+def next_move(game_id: int):
+    """The next virtual player's turn (or tie-break roll)."""
+    game = practice_game(game_id)
+    return _change(game, lambda: practice.advance(get_session(), game, _int("version"), _seed()))
+
+
+@bp.route("/<int:game_id>/undo", methods=["POST"])
+@login_required
+def undo(game_id: int):
+    """Take back the last entry (kept in the history), as on any game."""
+    game = practice_game(game_id)
+    return _change(game, lambda: service.undo(get_session(), game, _int("version")))
+
+
+@bp.route("/strategies")
+def strategies():
+    """How the virtual players decide, in plain words (public)."""
+    return render_template("practice/strategies.html")
