@@ -137,7 +137,9 @@ def roll(session: Session, game: Game, action: str, keep: int | None, version: i
     if step != len(turn.rolls):
         raise Stale(repeated=step is not None and step < len(turn.rolls))
     if action not in turn.choices():
-        raise Refused(f"{action!r} is not possible now; you may: {', '.join(turn.choices())}")
+        words = {"roll": "roll", "keep": "keep one die", "both": "re-roll both", "stop": "stop"}
+        valid = " or ".join(words[c] for c in turn.choices())
+        raise Refused(f"{(action or 'nothing')[:20]} is not a move now; you may {valid}")
     if action == "stop":
         entry = turn.entry()
         loaded = service.add_entry(session, game, entry, version)
@@ -156,9 +158,7 @@ def advance(session: Session, game: Game, version: int | None, seed) -> Loaded:
     """The next virtual player's entry (a whole Mitchi turn, or one tie-break roll), decided
     by :mod:`scorekeeper.rules.players` and recorded like any entry. Raises :class:`Stale`
     or :class:`Refused` (the game is over, or it is the person's move)."""
-    loaded = service.load(session, game)
-    if version != game.version:
-        raise Stale(repeated=version is not None and version == game.version - 1)
+    loaded = service.load(session, game)  # a stale version is refused by add_entry
     nxt: dict | None = loaded.state.expected()
     if nxt is None:
         raise Refused("the game is over; start another practice game")

@@ -1,0 +1,264 @@
+"""Practice games through the test client (docs/practice.md): set up, every roll an ordinary
+entry decided on the server, seeded dice reproducible, refusals change nothing, practice
+games listed apart and left out of the players' figures, other accounts get 404."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+from sqlmodel import Session, select
+
+from scorekeeper.models import Game
+from scorekeeper.rules import record as records
+from scorekeeper.services import history as hist
+
+from ..conftest import HX, new_game, version_of
+from ..conftest import messages as escaped_messages
+
+
+def messages(html) -> list[str]:
+    return [unescape(m) for m in escaped_messages(html)]
+
+
+@pytest.fixture
+def seeded(make_app):
+    app = make_app(PRACTICE_SEED="view-tests")
+    yield app
+    app.extensions["scorekeeper.engine"].dispose()
+
+
+@pytest.fixture
+def client(seeded):
+    return seeded.test_client()
+
+
+def start(client, player="Ann", point_limit="3") -> int:
+    r = client.post("/practice/new/mitchi", data={"player": player, "point_limit": point_limit})
+    assert r.status_code == 303, r.data.decode()[:2000]
+    return int(re.search(r"/practice/(\d+)$", r.headers["Location"]).group(1))
+
+
+def record_of(client, gid) -> dict:
+    r = client.get(f"/games/{gid}/record.json")
+    assert r.status_code == 200
+    return json.loads(r.data)
+
+
+def step_of(html: str) -> str | None:
+    m = re.search(r'name="step" value="(\d+)"', html)
+    return m.group(1) if m else None
+
+
+def move(client, gid, turn_choice=lambda i, page: "stop"):
+    """One tap on the practice page: Next for a virtual player, else the person's choice."""
+    page = client.get(f"/practice/{gid}").data.decode()
+    if 'id="practice-over"' in page:
+        return None
+    data = {"version": str(version_of(page))}
+    if "practice-next" in page:
+        return client.post(f"/practice/{gid}/next", data=data, headers=HX)
+    if step_of(page) is not None:
+        data["step"] = step_of(page)
+    if 'value="stop"' not in page:
+        data["action"] = "roll"
+    else:
+        choice = turn_choice(int(data.get("step", 0)), page)
+        if choice == "keep":
+            data["keep"] = re.search(r'name="keep" value="(\d)"', page).group(1)
+        else:
+            data["action"] = choice
+    return client.post(f"/practice/{gid}/roll", data=data, headers=HX)
+
+
+def keep_then_stop(i, page):
+    return "keep" if 'name="keep"' in page and i == 1 else "stop"
+
+
+def play_out(client, gid, choice=keep_then_stop, limit=600) -> None:
+    for _ in range(limit):
+        r = move(client, gid, choice)
+        if r is None:
+            return
+        assert r.status_code == 200, r.data.decode()[:2000]
+    raise AssertionError("the practice game did not end")
+
+
+def test_a_practice_game_is_set_up_with_three_virtual_players_and_rolls_for_who_starts(client, auth, seeded):
+    auth.register()
+    page = client.get("/practice/new/mitchi")
+    assert page.status_code == 200 and b'value="5"' in page.data  # the default point limit
+    gid = start(client, player="Ben")
+    with Session(seeded.extensions["scorekeeper.engine"]) as s:
+        game = s.get(Game, gid)
+        assert game.practice is True and json.loads(game.players) == ["Ben", "Cat", "Dan", "Eve"]
+    record = record_of(client, gid)
+    assert record["options"] == {"point_limit": 3}
+    assert record["entries"] and {e["type"] for e in record["entries"]} == {"startroll"}
+    starter = records.replay(record)["start"]["starter"]
+    html = client.get(f"/practice/{gid}").data.decode()
+    assert f"{starter} starts." in html and 'id="who-starts"' in html
+
+
+def test_refused_setups_say_why_and_store_nothing(client, auth, seeded):
+    auth.register()
+    for data, text in [({"player": "Ann", "point_limit": "0"}, "Number must be between 1 and 100"),
+                       ({"player": "Ann", "point_limit": "x"}, "Not a valid integer"),
+                       ({"player": "A" * 41, "point_limit": "5"}, "longer than 40"),
+                       ({"player": "  ", "point_limit": "5"}, "name is empty")]:
+        r = client.post("/practice/new/mitchi", data=data)
+        assert r.status_code == 400 and text.encode() in r.data.replace(b"&#39;", b"'"), data
+    assert client.get("/practice/new/mia").status_code == 404
+    with Session(seeded.extensions["scorekeeper.engine"]) as s:
+        assert s.exec(select(Game)).all() == []
+
+
+def test_a_whole_game_is_ordinary_entries_that_replay_and_undo(client, auth):
+    auth.register()
+    gid = start(client)
+    play_out(client, gid)
+    record = record_of(client, gid)
+    verdict = records.replay(record)  # the engine accepts the log from scratch
+    assert verdict["finished"] and max(verdict["scores"].values()) >= 3
+    turns = [e for e in record["entries"] if e["type"] == "turn"]
+    mine = [e for e in turns if e["player"] == "Ann"]
+    assert mine and any(e["kept"][1:] and e["kept"][1] is not None for e in mine)  # kept a die
+    for e in turns:  # every roll of a turn is in its entry; the hand is the last roll
+        assert e["rolled"][-1] == e["hand"] and len(e["rolled"]) == e["rolls"] == len(e["kept"])
+    page = client.get(f"/practice/{gid}").data.decode()
+    assert "Game over." in page and "Practice again" in page
+    assert client.get(f"/games/{gid}/summary").status_code == 200
+    n = len(record["entries"])
+    r = client.post(f"/practice/{gid}/undo", data={"version": str(version_of(page))}, headers=HX)
+    assert r.status_code == 200 and "Game over." not in r.data.decode()
+    assert len(record_of(client, gid)["entries"]) == n - 1
+
+
+def test_seeded_dice_are_reproducible(client, auth, make_app):
+    auth.register()
+    one, two = start(client), start(client)
+    play_out(client, one)
+    play_out(client, two)
+    first, second = record_of(client, one)["entries"], record_of(client, two)["entries"]
+    assert first == second  # same seed, same taps: the same game
+    other = make_app(PRACTICE_SEED="another seed")
+    c = other.test_client()
+    c.post("/register", data={"username": "ben", "password": "correct horse", "confirm": "correct horse"})
+    three = start(c)
+    play_out(c, three)
+    assert record_of(c, three)["entries"] != first
+    other.extensions["scorekeeper.engine"].dispose()
+
+
+def to_my_turn(client, gid) -> str:
+    for _ in range(20):
+        page = client.get(f"/practice/{gid}").data.decode()
+        if "practice-move" in page:
+            return page
+        move(client, gid)
+    raise AssertionError("never my turn")
+
+
+def test_the_server_decides_the_dice_and_refusals_change_nothing(client, auth):
+    auth.register()
+    gid = start(client)
+    page = to_my_turn(client, gid)
+    v = str(version_of(page))
+    # dice sent by the client are ignored: the server rolls
+    r = client.post(f"/practice/{gid}/roll", headers=HX,
+                    data={"version": v, "step": "0", "action": "roll", "hand.0": "2", "hand.1": "1",
+                          "dice": "2,1"})
+    assert r.status_code == 200
+    rolled = re.search(r'aria-label="Your dice">.*?<strong>([^<]+)</strong>', r.data.decode(), re.S).group(1)
+    # a die not in the hand, a stale step, a bad action: refused, nothing changes
+    hand = [int(x) for x in re.findall(r"\d", rolled)[:2]]
+    missing = next(d for d in range(1, 7) if d not in hand)
+    bad = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "1", "keep": str(missing)})
+    assert bad.status_code == 422 and any("keep a die of the hand" in m for m in messages(bad.data))
+    again = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "0", "action": "roll"})
+    assert again.status_code == 409 and any("already recorded" in m for m in messages(again.data))
+    odd = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "1", "action": "fly"})
+    assert odd.status_code == 422 and any("fly is not a move now; you may keep one die or re-roll both or stop" in m for m in messages(odd.data))
+    nxt = client.post(f"/practice/{gid}/next", headers=HX, data={"version": v})
+    assert nxt.status_code == 422 and any("your move" in m for m in messages(nxt.data))
+    for reply in (bad, again, odd, nxt):
+        assert f"<strong>{rolled}</strong>" in reply.data.decode()  # the same dice, still one roll in
+    # use every roll the limit allows, then only Stop is offered and another roll is refused
+    page = client.get(f"/practice/{gid}").data.decode()
+    while 'value="both"' in page:
+        page = client.post(f"/practice/{gid}/roll", headers=HX,
+                           data={"version": v, "step": step_of(page), "action": "both"}).data.decode()
+    assert 'name="keep"' not in page and 'value="stop"' in page
+    over = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": step_of(page), "action": "both"})
+    assert over.status_code == 422
+
+
+def test_a_roll_from_a_page_older_than_an_undo_is_refused(client, auth):
+    auth.register()
+    gid = start(client)
+    page = to_my_turn(client, gid)
+    old = str(version_of(page))
+    client.post(f"/practice/{gid}/roll", headers=HX, data={"version": old, "step": "0", "action": "roll"})
+    stopped = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": old, "step": "1", "action": "stop"})
+    assert stopped.status_code == 200
+    client.post(f"/practice/{gid}/undo", headers=HX, data={"version": str(version_of(stopped.data))})
+    n = len(record_of(client, gid)["entries"])
+    r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": old, "step": "0", "action": "roll"})
+    assert r.status_code == 409 and any("changed since this page" in m for m in messages(r.data))
+    assert len(record_of(client, gid)["entries"]) == n and 'value="roll"' in r.data.decode()
+
+
+def test_a_virtual_turn_is_refused_while_it_is_the_persons_and_vice_versa(client, auth):
+    auth.register()
+    gid = start(client)
+    for _ in range(20):
+        page = client.get(f"/practice/{gid}").data.decode()
+        if "practice-next" in page:
+            break
+        move(client, gid)
+    who = re.search(r"Next: (\w+) rolls", page).group(1)
+    r = client.post(f"/practice/{gid}/roll", headers=HX,
+                    data={"version": str(version_of(page)), "step": "0", "action": "roll"})
+    assert r.status_code == 422 and any(f"it is {who}'s turn, not yours" in m for m in messages(r.data))
+    n = len(record_of(client, gid)["entries"])
+    ok = client.post(f"/practice/{gid}/next", headers=HX, data={"version": str(version_of(page))})
+    assert ok.status_code == 200 and len(record_of(client, gid)["entries"]) == n + 1
+    assert record_of(client, gid)["entries"][-1]["player"] == who
+    twice = client.post(f"/practice/{gid}/next", headers=HX, data={"version": str(version_of(page))})
+    assert twice.status_code == 409 and len(record_of(client, gid)["entries"]) == n + 1
+
+
+def test_practice_games_are_listed_apart_and_never_counted_in_stats(client, auth, seeded):
+    auth.register()
+    real = new_game(client, players=("Ann", "Ben", "Cat"), starter="0", point_limit=1)
+    client.post(f"/games/{real}/entries", data={"version": "1", "type": "turn", "player": "Ann",
+                                                 "hand.0": "6", "hand.1": "3", "rolls": "1"})
+    gid = start(client, player="Ann")
+    play_out(client, gid)
+    with Session(seeded.extensions["scorekeeper.engine"]) as s:
+        ann = next(p for p in hist.player_stats(s, 1) if p.player.name == "Ann")
+        assert ann.played == 1 and ann.games == [real]  # the practice game is left out
+        assert {p.player.name for p in hist.player_stats(s, 1)} == {"Ann", "Ben", "Cat"}
+        listed, total = hist.list_games(s, 1)
+        assert [g.id for g in listed] == [real] and total == 1
+        assert [g.id for g in hist.list_games(s, 1, practice=True)[0]] == [gid]
+    games = client.get("/").data.decode()
+    main, practice = games.split('id="practice-games"')
+    assert f"/practice/{gid}" not in main and f"/games/{gid}/summary" in practice
+    players = client.get("/players").data.decode()
+    assert "Dan" not in players and "Eve" not in players  # virtual players get no profile
+
+
+def test_another_account_gets_404(client, auth):
+    auth.register()
+    gid = start(client)
+    real = new_game(client)
+    assert client.get(f"/practice/{real}").status_code == 404  # not a practice game
+    auth.logout()
+    auth.register("bob")
+    assert client.get(f"/practice/{gid}").status_code == 404
+    for path in ("roll", "next", "undo"):
+        assert client.post(f"/practice/{gid}/{path}", data={"version": "0", "action": "roll"}).status_code == 404
+    assert client.get("/practice/strategies").status_code == 200
