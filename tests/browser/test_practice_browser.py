@@ -1,0 +1,94 @@
+"""A whole Mitchi practice game on a phone-sized Chromium: from the game chooser, against three
+virtual players, using Roll, keep one die and Stop, through a tie-break, to the end screen.
+
+The seed (``PRACTICE_SEED``) is one where, with this way of playing (roll, keep the first die
+after the first roll, then stop), Ann plays in a tie-break and wins: every die is the server's,
+so the same seed and the same taps give the same game (tests/views/test_practice_views.py).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from playwright.sync_api import Page, expect
+from werkzeug.serving import make_server
+
+from .conftest import register, swapped
+
+SEED = "phone-31"
+
+
+@pytest.fixture
+def practice_server(make_app):
+    app = make_app(WTF_CSRF_ENABLED=True, PRACTICE_SEED=SEED)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(5)
+    app.extensions["scorekeeper.engine"].dispose()
+
+
+def test_a_whole_mitchi_practice_game_with_keep_stop_and_a_tie_break(page: Page, practice_server: str):
+    base = practice_server
+    register(page, base)
+    page.goto(base + "/games/new")
+    page.get_by_role("link", name="Practice game: Mitchi").click()
+    expect(page.get_by_label("Point limit")).to_have_value("5")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_role("button", name="Start the practice game").click()
+    page.wait_for_url(base + "/practice/*")
+    panel = page.locator("#panel")
+    expect(panel.locator("#who-starts")).to_contain_text("starts.")
+    expect(panel).to_contain_text("Pot")
+    seen = {"keep": 0, "stop": 0, "tiebreak": 0, "next": 0, "trail": 0}
+    for _ in range(200):
+        if panel.locator("#practice-over").count():
+            break
+        if panel.get_by_role("button", name="Next:").count():
+            with swapped(page):
+                panel.get_by_role("button", name="Next:").click()
+            seen["next"] += 1
+            later = panel.locator(".last-move .step-2")
+            if later.count():  # the rolls of a turn appear one after another
+                assert later.evaluate("e => getComputedStyle(e).animationDelay") == "0.7s"
+                seen["trail"] += 1
+            continue
+        if panel.get_by_text("Tie-break: you roll once").count():
+            seen["tiebreak"] += 1
+            with swapped(page):
+                panel.get_by_role("button", name="Roll", exact=True).click()
+            continue
+        if panel.get_by_role("button", name="Roll", exact=True).count():
+            expect(panel.locator("#rolls-left")).to_be_visible()
+            with swapped(page):
+                panel.get_by_role("button", name="Roll", exact=True).click()
+            expect(panel.get_by_label("Your dice")).to_be_visible()
+            continue
+        step = panel.locator("input[name=step]").get_attribute("value")
+        keep = panel.get_by_role("button", name="Keep")
+        if step == "1" and keep.count():
+            left = int(panel.locator("#rolls-left").inner_text())
+            with swapped(page):
+                keep.first.click()
+            expect(panel.locator("#rolls-left")).to_have_text(str(left - 1))
+            seen["keep"] += 1
+            continue
+        with swapped(page):
+            panel.get_by_role("button", name="Stop with").click()
+        seen["stop"] += 1
+    else:
+        raise AssertionError("the practice game did not end")
+    assert seen["keep"] and seen["stop"] and seen["tiebreak"] and seen["next"] and seen["trail"], seen
+    over = panel.locator("#practice-over")
+    expect(over).to_contain_text("Game over. Ann wins with 0 points.")
+    expect(over.get_by_role("link", name="Practice again")).to_be_visible()
+    # the end screen's summary works like any game's; the games list shows it apart
+    page.get_by_role("link", name="Summary of this game").click()
+    expect(page.locator("main")).to_contain_text("Ann")
+    page.goto(base + "/")
+    expect(page.locator("ul.practice-games")).to_contain_text("won by Ann")
+    expect(page.locator("ul.games:not(.practice-games)")).to_have_count(0)  # no real game yet
+    expect(page.locator("main")).to_contain_text("No games yet")
