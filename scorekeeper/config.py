@@ -5,6 +5,8 @@
 - ``TRUSTED_PROXIES``: how many reverse proxies (an HTTPS front) stand before the app;
   their ``X-Forwarded-*`` headers are then believed (client address for rate limits,
   https scheme). Default 0.
+- ``PRACTICE_SEED``: when set, practice games roll repeatable dice from it (tests);
+  unset, they use the operating system's randomness.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ def configure(app, test_config: dict | None) -> None:
         GAMES_PER_PAGE=20,
     )
     app.config["TRUSTED_PROXIES"] = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
+    if os.environ.get("PRACTICE_SEED"):
+        app.config["PRACTICE_SEED"] = os.environ["PRACTICE_SEED"]
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
     if test_config:
