@@ -168,9 +168,31 @@ def form_version(form: MultiDict) -> int | None:
 
 
 class PracticeForm(FlaskForm):
-    """A practice game's setup: the person's name and the point limit (docs/practice.md)."""
+    """A practice game's setup: the person's name and one option (docs/practice.md)."""
 
     player = StringField("Your name", [InputRequired(), Length(max=MAX_NAME)], default="You",
                          filters=[lambda v: v.strip() if isinstance(v, str) else v])
+
+    @property
+    def option(self):
+        """The one game option this form sets (a field named after the option)."""
+        return next(f for f in self if f.name not in ("player", "csrf_token"))
+
+
+class MitchiPracticeForm(PracticeForm):
     point_limit = IntegerField("Point limit", [InputRequired(), NumberRange(min=1, max=100)], default=5,
-                               description="The game ends when anyone reaches this many points; fewest win.")
+                               description="The game ends when anyone reaches this many points; fewest "
+                                           "win. 25 is usual at the table; 5 makes a short game.")
+
+
+class MiaPracticeForm(PracticeForm):
+    lives = IntegerField("Lives", [InputRequired(), NumberRange(min=1, max=10)], default=3,
+                         description="Everyone starts with this many lives; the last with lives left wins.")
+
+
+class MiceAndMenPracticeForm(PracticeForm):
+    rounds = IntegerField("Rounds", [InputRequired(), NumberRange(min=1, max=30)], default=5,
+                          description="The game ends after this many rounds; fewest penalty points win.")
+
+
+PRACTICE_FORMS = {"mitchi": MitchiPracticeForm, "mia": MiaPracticeForm, "mice-and-men": MiceAndMenPracticeForm}

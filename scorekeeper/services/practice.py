@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 
 from sqlmodel import Session
 
@@ -22,15 +23,16 @@ from ..rules import find_game
 from ..rules import players as virtual
 from ..rules import record as records
 from ..rules.base import GameState, IllegalEntry
+from ..rules.players import mia as mia_players
+from ..rules.players import mice_and_men as mm_players
 from ..rules.players import mitchi as mitchi_players
 from . import games as service
 from .games import Loaded, Refused, Stale
 
-#: The practice games offered so far (Mia and Mice and Men have virtual players, no page yet).
-GAMES = ("mitchi",)
+#: The games with a practice page.
+GAMES = ("mitchi", "mia", "mice-and-men")
 VIRTUAL_NAMES = ("Ben", "Cat", "Dan", "Eve")
 VIRTUAL_PLAYERS = 3
-DEFAULT_OPTIONS = {"mitchi": {"point_limit": 5}}
 
 
 def seats_for(name: str) -> list[str]:
@@ -69,12 +71,16 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
     state = records.new_state(header)
     module = virtual.table(spec.name)
     entries: list[dict] = []
-    while not getattr(state, "round", None) and not state.finished:  # the roll-off for who starts
-        entry = module.next_entry(state, random_source(seed, len(entries), "v"))
-        state.apply(entry)
-        entries.append(entry)
-    game = service.create_game(session, group_id, spec.name, seats, options, entries, entered_by=entered_by)
+    if spec.name in ("mitchi", "mia"):  # the roll-off for who starts (Mice and Men: seat 1 opens)
+        while state.opening.starter is None:
+            entry = module.next_entry(state, random_source(seed, len(entries), "v"), *extra(spec.name))
+            state.apply(entry)
+            entries.append(entry)
+    game = service.create_game(session, group_id, spec.name, seats, options, entries,
+                               entered_by=entered_by)
     game.practice = True
+    if spec.name == "mice-and-men":  # every round's hidden dice come from this secret
+        game.practice_state = json.dumps({"secret": str(seed) if seed is not None else secrets.token_hex(16)})
     session.add(game)
     from .history import _profiles_for
 
@@ -82,6 +88,13 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
     session.add(GamePlayer(game_id=game.id, player_id=profile.id, seat=0))
     session.commit()
     return game
+
+
+def extra(name: str) -> tuple:
+    """Hidden state a game's virtual players need before the game starts."""
+    if name == "mia":
+        return (mia_players.Hidden(),)
+    return ()
 
 
 def pending_turn(loaded: Loaded) -> mitchi_players.Turn | None:
@@ -162,9 +175,139 @@ def advance(session: Session, game: Game, version: int | None, seed) -> Loaded:
     nxt: dict | None = loaded.state.expected()
     if nxt is None:
         raise Refused("the game is over; start another practice game")
+    rng = random_source(seed, len(loaded.log), "v")
+    state = loaded.state
+    if game.game == "mice-and-men" and state.phase == "showdown":
+        # everyone still in shows the dice rolled at the round's start, in one tap
+        number = state.round_number
+        for player in state.to_reveal:
+            entry = {"type": "reveal", "player": player, "dice": mm_dice(game, number, player)}
+            loaded = service.add_entry(session, game, entry, version)
+            version = game.version
+        return loaded
     if nxt.get("player") == person(game):
-        raise Refused("it is your move: roll")
-    entry = virtual.table(game.game).next_entry(loaded.state, random_source(seed, len(loaded.log), "v"))
+        raise Refused("it is your move")
+    if game.game == "mia":
+        entry = mia_players.next_entry(state, rng, mia_players.Hidden(cup_of(loaded.log)), reverse=False)
+    elif game.game == "mice-and-men":
+        entry = mm_players.next_entry(state, rng, mm_hidden(game, state))
+    else:
+        entry = mitchi_players.next_entry(state, rng)
+    loaded = service.add_entry(session, game, entry, version)
+    return after(session, loaded, seed)
+
+
+def after(session: Session, loaded: Loaded, seed) -> Loaded:
+    """After an entry: a virtual player who won a challenge of an announced Mia decides at once
+    whether to reverse the direction (option ``mia_reverses``; docs/practice.md)."""
+    state = loaded.state
+    if loaded.game.game != "mia" or state.may_reverse in (None, person(loaded.game)):
+        return loaded
+    if random_source(seed, len(loaded.log), "reverse").random() < mia_players.REVERSE_CHANCE:
+        return service.add_entry(session, loaded.game, {"type": "reverse", "player": state.may_reverse},
+                                 loaded.game.version)
+    return loaded
+
+
+# --- Mia ---------------------------------------------------------------------------
+
+
+def cup_of(log: list[dict]) -> tuple[int, int] | None:
+    """The dice under the cup: those of the last roll (an ``announce`` carrying ``dice``)."""
+    for entry in reversed(log):
+        if entry.get("type") == "announce" and entry.get("dice"):
+            return tuple(sorted(entry["dice"], reverse=True))
+    return None
+
+
+def pending_cup(loaded: Loaded) -> list[int] | None:
+    """The dice the person has just rolled under the cup and not announced yet, or None."""
+    saved = json.loads(loaded.game.practice_state or "null")
+    if loaded.game.game != "mia" or not saved or saved.get("version") != loaded.game.version:
+        return None
+    return saved.get("cup")
+
+
+def mia_move(session: Session, game: Game, action: str, value: int | None, version: int | None,
+             seed) -> Loaded:
+    """The person's Mia move: ``roll`` (roll under the cup and see the dice), ``announce``
+    ``value`` (after rolling), ``pass`` (with ``value`` when passing back by raising),
+    ``challenge`` (lift the cup) or ``reverse``. The engine decides what is legal; its
+    refusal is raised as :class:`Refused`; an old page raises :class:`Stale`."""
+    loaded = service.load(session, game)
+    if version != game.version:
+        raise Stale()
+    state, me = loaded.state, person(game)
+    if state.finished:
+        raise Refused("the game is over; start another practice game")
+    rolled = pending_cup(loaded)
+    if action == "reverse":
+        entry = {"type": "reverse", "player": me}
+    elif state.to_act != me:
+        raise Refused(f"it is {state.to_act}'s move, not yours: tap Next to see it")
+    elif rolled is not None and action != "announce":
+        raise Refused("you have rolled: announce a value (true or not)")
+    elif action == "roll":
+        if "announce" not in state.legal_types():
+            raise Refused("nothing ranks above Mia, so you cannot roll: challenge or pass")
+        dice = sorted(virtual.roll(random_source(seed, len(loaded.log), "cup"), 2), reverse=True)
+        game.practice_state = json.dumps({"version": game.version, "cup": dice})
+        session.add(game)
+        session.commit()
+        return loaded
+    elif action == "announce":
+        if rolled is None:
+            raise Refused("roll under the cup first, then announce")
+        entry = {"type": "announce", "player": me, "value": value, "dice": rolled}
+    elif action == "pass":
+        entry = {"type": "pass", "player": me, **({"value": value} if value is not None else {})}
+    elif action == "challenge":
+        entry = {"type": "challenge", "player": me, "cup": list(cup_of(loaded.log) or [])}
+    else:
+        raise Refused(f"{(action or 'nothing')[:20]} is not a move; roll, announce, pass or challenge")
+    loaded = service.add_entry(session, game, entry, version)
+    game.practice_state = None
+    session.add(game)
+    session.commit()
+    return after(session, loaded, seed)
+
+
+# --- Mice and Men -------------------------------------------------------------------
+
+
+def mm_dice(game: Game, round_number: int, player: str) -> list[int]:
+    """``player``'s three dice in round ``round_number`` (higher first), from the game's
+    secret: rolled once, the same on every page, shown only to their owner until revealed."""
+    secret = json.loads(game.practice_state or "{}").get("secret", "")
+    rng = random.Random(f"{secret}:{round_number}:{player}")
+    return sorted(virtual.roll(rng, 3), reverse=True)
+
+
+def mm_hidden(game: Game, state) -> mm_players.Hidden:
+    number = state.round_number
+    return mm_players.Hidden(number=number, dice={p: mm_dice(game, number, p) for p in state.players})
+
+
+def mm_move(session: Session, game: Game, action: str, penalty: int | None, version: int | None) -> Loaded:
+    """The person's Mice and Men move: ``announce`` ``penalty`` (the opening or a lead),
+    ``join`` or ``run`` (showing their dice). The engine decides what is legal."""
+    loaded = service.load(session, game)
+    if version != game.version:
+        raise Stale()
+    state, me = loaded.state, person(game)
+    if state.finished:
+        raise Refused("the game is over; start another practice game")
+    if state.to_act != me:
+        who = state.to_act or "the showdown"
+        raise Refused(f"it is {who}'s move, not yours: tap Next to see it")
+    if action == "announce":
+        entry = {"type": "announce", "player": me, "penalty": penalty}
+    elif action == "join":
+        entry = {"type": "join", "player": me}
+    elif action == "run":
+        entry = {"type": "run", "player": me, "dice": mm_dice(game, state.round_number, me)}
+    else:
+        raise Refused(f"{(action or 'nothing')[:20]} is not a move; announce, join or run")
     return service.add_entry(session, game, entry, version)
 
 

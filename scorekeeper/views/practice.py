@@ -38,12 +38,13 @@ def new(name: str):
     if name not in practice.GAMES:
         abort(404)
     spec = find_game(name)
-    form = forms.PracticeForm()
+    form = forms.PRACTICE_FORMS[name]()
     error = None
     if form.validate_on_submit():
         try:
             game = practice.create(get_session(), current_group().id, spec.name, form.player.data,
-                                   {"point_limit": form.point_limit.data}, _seed(), entered_by=current_user.id)
+                                   {form.option.name: form.option.data}, _seed(),
+                                   entered_by=current_user.id)
         except (RecordError, ReplayError, service.Refused) as err:
             get_session().rollback()
             error = str(err).removeprefix("record: ")
@@ -59,10 +60,17 @@ def new(name: str):
 def render(loaded: service.Loaded, message: str | None = None, level: str = "info", status: int = 200):
     """The practice page, or only its panel for htmx."""
     template = "practice/_panel.html" if is_htmx() else "practice/play.html"
-    return render_template(template, loaded=loaded, game=loaded.game, state=loaded.state,
-                           spec=GAMES[loaded.game.game], me=practice.person(loaded.game),
-                           to_act=practice.to_act(loaded.state), turn=practice.pending_turn(loaded),
-                           message=message, level=level), status
+    game, state = loaded.game, loaded.state
+    me = practice.person(game)
+    extra = {}
+    if game.game == "mia":
+        extra = {"rolled": practice.pending_cup(loaded),
+                 "my_cup": practice.cup_of(loaded.log) if state.last_roller == me else None}
+    elif game.game == "mice-and-men" and not state.finished:
+        extra = {"my_dice": practice.mm_dice(game, state.round_number, me)}
+    return render_template(template, loaded=loaded, game=game, state=state, spec=GAMES[game.game], me=me,
+                           to_act=practice.to_act(state), turn=practice.pending_turn(loaded),
+                           message=message, level=level, **extra), status
 
 
 @bp.route("/<int:game_id>")
@@ -101,12 +109,19 @@ def _int(name: str) -> int | None:
 @bp.route("/<int:game_id>/roll", methods=["POST"])
 @login_required
 def roll(game_id: int):
-    """Your move: Roll, keep one die and re-roll the other, re-roll both, or stop."""
+    """Your move. Mitchi: Roll, keep one die and re-roll the other, re-roll both, or stop.
+    Mia: roll under the cup, announce, pass or challenge. Mice and Men: announce, join, run."""
     game = practice_game(game_id)
+    session, version = get_session(), _int("version")
+    if game.game == "mia":
+        return _change(game, lambda: practice.mia_move(session, game, request.form.get("action", ""),
+                                                       _int("value"), version, _seed()))
+    if game.game == "mice-and-men":
+        return _change(game, lambda: practice.mm_move(session, game, request.form.get("action", ""),
+                                                      _int("penalty"), version))
     keep = _int("keep")
     action = "keep" if "keep" in request.form else request.form.get("action", "")
-    return _change(game, lambda: practice.roll(get_session(), game, action, keep, _int("version"),
-                                               _int("step"), _seed()))
+    return _change(game, lambda: practice.roll(session, game, action, keep, version, _int("step"), _seed()))
 
 
 @bp.route("/<int:game_id>/next", methods=["POST"])

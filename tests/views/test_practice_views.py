@@ -110,7 +110,7 @@ def test_refused_setups_say_why_and_store_nothing(client, auth, seeded):
                        ({"player": "  ", "point_limit": "5"}, "name is empty")]:
         r = client.post("/practice/new/mitchi", data=data)
         assert r.status_code == 400 and text.encode() in r.data.replace(b"&#39;", b"'"), data
-    assert client.get("/practice/new/mia").status_code == 404
+    assert client.get("/practice/new/chess").status_code == 404
     with Session(seeded.extensions["scorekeeper.engine"]) as s:
         assert s.exec(select(Game)).all() == []
 

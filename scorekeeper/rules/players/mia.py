@@ -70,9 +70,9 @@ def announce(state: Mia, rng: random.Random, hidden: Hidden, player: str, must_b
     return {"type": "announce", "player": player, "value": value, "dice": list(hidden.cup)}
 
 
-def next_entry(state: Mia, rng: random.Random, hidden: Hidden) -> dict:
-    """The entry of the player the engine expects (or a reversal by the player who may
-    reverse); raises :class:`IllegalEntry` once the game is over."""
+def next_entry(state: Mia, rng: random.Random, hidden: Hidden, reverse: bool = True) -> dict:
+    """The entry of the player the engine expects (or, when ``reverse``, now and then a
+    reversal by the player who may reverse); raises :class:`IllegalEntry` once the game is over."""
     nxt = state.expected()
     if nxt is None:
         raise IllegalEntry("the game is over")
@@ -80,7 +80,7 @@ def next_entry(state: Mia, rng: random.Random, hidden: Hidden) -> dict:
     if "startroll" in types and not state.started:
         player = nxt.get("player") or nxt.get("rolloff_player")
         return {"type": "startroll", "player": player, "die": roll(rng, 1)[0]}
-    if state.may_reverse is not None and rng.random() < REVERSE_CHANCE:
+    if reverse and state.may_reverse is not None and rng.random() < REVERSE_CHANCE:
         return {"type": "reverse", "player": state.may_reverse}
     return answer(state, rng, hidden, nxt["player"])
 
