@@ -103,6 +103,14 @@ def test_mice_and_men_players_only_make_legal_entries_and_games_end(seed, option
     record = play_game("mice-and-men", players, options, random.Random(seed))
     verdict = records.replay(record)
     assert verdict["finished"] and len(verdict["rounds"]) == options["rounds"]
+    leads = set()
+    state = records.build(records.make_record("mice-and-men", players, options, []))
+    for entry in record["entries"]:  # a virtual player leads at most once a round
+        if entry["type"] == "announce" and state.phase == "bidding":
+            key = (state.round_number, entry["player"])
+            assert key not in leads
+            leads.add(key)
+        state.apply(entry)
 
 
 # --- the strategies, decision by decision ----------------------------------------------
@@ -195,6 +203,13 @@ def test_mice_and_men_player_runs_with_a_weak_hand_and_leads_with_a_strong_one()
     hidden.dice["Ben"] = [6, 6, 5]  # 665: nearly never the lowest
     entry = mm_players.next_entry(state, random.Random(0), hidden)
     assert entry["type"] == "announce" and 9 <= entry["penalty"] <= 11
+    led = state_of("mice-and-men", {"rounds": 2}, [{"type": "announce", "player": "You", "penalty": 8},
+                                                  {"type": "announce", "player": "Ben", "penalty": 9},
+                                                  {"type": "join", "player": "Cat"},
+                                                  {"type": "join", "player": "Dan"},
+                                                  {"type": "announce", "player": "You", "penalty": 10}])
+    hidden.number = 1
+    assert mm_players.next_entry(led, random.Random(0), hidden)["type"] == "join"  # led once already
     hidden.dice["Ben"] = [5, 3, 2]  # middling: 8 times the chance stays under the run penalty?
     p = mm_players.take_chance(532, 3)
     want = "run" if 8 * p > 3 else ("announce" if p < 0.1 else "join")

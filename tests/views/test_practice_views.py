@@ -262,3 +262,123 @@ def test_another_account_gets_404(client, auth):
     for path in ("roll", "next", "undo"):
         assert client.post(f"/practice/{gid}/{path}", data={"version": "0", "action": "roll"}).status_code == 404
     assert client.get("/practice/strategies").status_code == 200
+
+
+# --- Mia and Mice and Men ----------------------------------------------------------------
+
+
+def start_other(client, game, option, value="2", player="Ann") -> int:
+    r = client.post(f"/practice/new/{game}", data={"player": player, option: value})
+    assert r.status_code == 303, r.data.decode()[:2000]
+    return int(re.search(r"/practice/(\d+)$", r.headers["Location"]).group(1))
+
+
+def tap_any(client, gid, rng) -> bool:
+    """One tap: Next for a virtual player, else any button the page offers the person.
+    Returns False once the game is over."""
+    page = client.get(f"/practice/{gid}").data.decode()
+    if 'id="practice-over"' in page:
+        return False
+    if "practice-next" in page:
+        r = client.post(f"/practice/{gid}/next", data={"version": str(version_of(page))}, headers=HX)
+    else:
+        form = rng.choice(re.findall(r'<form class="entry practice-move".*?</form>', page, re.S))
+        data = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+        name, value = rng.choice(re.findall(r'<button type="submit" name="(\w+)" value="([^"]*)"', form))
+        r = client.post(f"/practice/{gid}/roll", data={**data, name: value}, headers=HX)
+    assert r.status_code == 200, (r.status_code, messages(r.data))  # every offered choice is legal
+    return True
+
+
+@pytest.mark.parametrize("game,option", [("mia", "lives"), ("mice-and-men", "rounds")])
+def test_mia_and_mice_and_men_practice_games_play_to_the_end_as_ordinary_entries(client, auth, game, option):
+    import random
+
+    auth.register()
+    logs = []
+    for _ in range(2):  # the same seed and the same taps give the same game
+        gid = start_other(client, game, option)
+        rng = random.Random(5)
+        for _ in range(500):
+            if not tap_any(client, gid, rng):
+                break
+        else:
+            raise AssertionError("no end")
+        record = record_of(client, gid)
+        assert records.replay(record)["finished"]
+        assert "Game over" in client.get(f"/practice/{gid}").data.decode()
+        logs.append(record["entries"])
+    assert logs[0] == logs[1]
+    assert any(e["player"] == "Ann" and e["type"] not in ("startroll", "reveal") for e in logs[0])
+    if game == "mia":
+        cup = None
+        for e in logs[0]:  # every lifted cup shows the dice of the last roll, the person's too
+            if e["type"] == "announce":
+                cup = sorted(e["dice"], reverse=True)
+            elif e["type"] == "challenge":
+                assert sorted(e["cup"], reverse=True) == cup
+
+
+def mia_to_my_move(client, gid) -> str:
+    for _ in range(40):
+        page = client.get(f"/practice/{gid}").data.decode()
+        if "practice-move" in page:
+            return page
+        assert client.post(f"/practice/{gid}/next", data={"version": str(version_of(page))}).status_code == 303
+    raise AssertionError("never my move")
+
+
+def test_mia_the_person_rolls_under_the_cup_then_must_announce(client, auth):
+    auth.register()
+    gid = start_other(client, "mia", "lives", "3")
+    page = mia_to_my_move(client, gid)
+    v = str(version_of(page))
+    n = len(record_of(client, gid)["entries"])
+    r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "roll", "dice": "2,1"})
+    html = r.data.decode()
+    assert r.status_code == 200 and 'aria-label="Your dice under the cup"' in html
+    cup = [int(d) for d in re.findall(r"#d(\d)", html.split('aria-label="Your dice under the cup"')[1])[:2]]
+    assert len(record_of(client, gid)["entries"]) == n  # rolling is not an entry until announced
+    refused = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "challenge"})
+    assert refused.status_code == 422 and any("you have rolled: announce" in m for m in messages(refused.data))
+    claim = record_of(client, gid)["entries"][-1].get("value")
+    if claim is not None and claim != 21:  # announcing at or below the claim is the engine's refusal
+        low = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "announce", "value": "31"})
+        assert low.status_code == 422 and any("31" in m for m in messages(low.data))
+    value = re.search(r'name="value" value="(\d+)"', html).group(1)
+    ok = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "announce", "value": value})
+    assert ok.status_code == 200
+    last = record_of(client, gid)["entries"][-1]
+    assert last == {"type": "announce", "player": "Ann", "value": int(value), "dice": cup}
+
+
+def test_mice_and_men_the_person_sees_their_dice_and_the_log_shows_the_same(client, auth):
+    auth.register()
+    gid = start_other(client, "mice-and-men", "rounds", "2")
+    page = client.get(f"/practice/{gid}").data.decode()
+    assert "You open round 1" in page
+    mine = [int(d) for d in re.findall(r"#d(\d)", page.split('aria-label="Your dice"')[1])[:3]]
+    v = str(version_of(page))
+    high = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "announce", "penalty": "11"})
+    assert high.status_code == 422 and any("opening range: 1 to 10" in m for m in messages(high.data))
+    r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "announce", "penalty": "2"})
+    assert r.status_code == 200
+    # undo and the dice stay the same (drawn from the game's secret, not re-rolled)
+    client.post(f"/practice/{gid}/undo", headers=HX, data={"version": str(version_of(r.data))})
+    again = client.get(f"/practice/{gid}").data.decode()
+    assert [int(d) for d in re.findall(r"#d(\d)", again.split('aria-label="Your dice"')[1])[:3]] == mine
+    client.post(f"/practice/{gid}/roll", headers=HX,
+                data={"version": str(version_of(again)), "action": "announce", "penalty": "10"})
+    for _ in range(40):  # play the round out: the person always joins
+        page = client.get(f"/practice/{gid}").data.decode()
+        if records.replay(record_of(client, gid))["rounds"]:
+            break
+        data = {"version": str(version_of(page))}
+        if "practice-next" in page:
+            client.post(f"/practice/{gid}/next", data=data, headers=HX)
+        else:
+            client.post(f"/practice/{gid}/roll", data={**data, "action": "join"}, headers=HX)
+    entries = record_of(client, gid)["entries"]
+    shown = [e["dice"] for e in entries if e["player"] == "Ann" and e["type"] in ("reveal", "run")]
+    survivor = records.replay(record_of(client, gid))["rounds"][0].get("survivor")
+    assert shown == [mine] or survivor == "Ann"

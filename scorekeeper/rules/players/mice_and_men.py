@@ -8,7 +8,7 @@ The strategy, in plain words (the score is the dice read as the largest number):
   range (a hand that would rarely be lowest opens high).
 - **Answering**: the expected cost of staying is the penalty times that chance. Run
   with the mice when it is more than the run penalty; lead the men (raise by 1 to 3)
-  when the chance is below one in ten; otherwise join the men.
+  when the chance is below one in ten, once a round at most; otherwise join the men.
 - **Showdown**: everyone still in reveals the three dice rolled at the start of
   the round.
 - With ``first_player = chosen`` the next seat opens each round.
@@ -84,6 +84,7 @@ def next_entry(state: MiceAndMen, rng: random.Random, hidden: Hidden) -> dict:
     penalty = state.penalty
     if penalty * p > state.run_penalty:
         return {"type": "run", "player": player, "dice": hidden.dice[player]}
-    if p < LEAD_BELOW:
+    led = any(a.player == player and a.action == "lead" for a in state.round.actions)
+    if p < LEAD_BELOW and not led:  # one lead per round, so the bidding cannot climb forever
         return {"type": "announce", "player": player, "penalty": penalty + rng.randint(1, 3)}
     return {"type": "join", "player": player}
