@@ -1,5 +1,6 @@
-"""A whole Mitchi practice game on a phone-sized Chromium: from the game chooser, against three
-virtual players, using Roll, keep one die and Stop, through a tie-break, to the end screen.
+"""Practice games on a phone-sized Chromium, from the game chooser: a whole Mitchi game against
+three virtual players, using Roll, keep one die and Stop, through a tie-break, to the end screen;
+a Mia round under the cup to its challenge; a Mice and Men round to its showdown.
 
 The seed (``PRACTICE_SEED``) is one where, with this way of playing (roll, keep the first die
 after the first roll, then stop), Ann plays in a tie-break and wins: every die is the server's,
@@ -92,3 +93,75 @@ def test_a_whole_mitchi_practice_game_with_keep_stop_and_a_tie_break(page: Page,
     expect(page.locator("ul.practice-games")).to_contain_text("won by Ann")
     expect(page.locator("ul.games:not(.practice-games)")).to_have_count(0)  # no real game yet
     expect(page.locator("main")).to_contain_text("No games yet")
+
+
+def start_practice(page: Page, base: str, title: str, **fields) -> None:
+    page.goto(base + "/games/new")
+    page.get_by_role("link", name=f"Practice game: {title}").click()
+    page.get_by_label("Your name").fill("Ann")
+    for label, value in fields.items():
+        page.get_by_label(label).fill(str(value))
+    page.get_by_role("button", name="Start the practice game").click()
+    page.wait_for_url(base + "/practice/*")
+
+
+def tap(page: Page, button) -> None:
+    with swapped(page):
+        button.click()
+
+
+def test_a_mia_practice_round_under_the_cup(page: Page, practice_server: str):
+    base = practice_server
+    register(page, base)
+    start_practice(page, base, "Mia")
+    panel = page.locator("#panel")
+    expect(panel.locator("#who-starts")).to_contain_text("starts.")
+    announced = False
+    for _ in range(40):
+        if panel.locator(".mia-news").count():
+            break
+        roll = panel.get_by_role("button", name="Roll under the cup")
+        if panel.get_by_role("button", name="Next:").count():
+            tap(page, panel.get_by_role("button", name="Next:"))
+        elif panel.locator("#cup-value").count():  # rolled: the cup shows the dice to Ann only
+            expect(panel.get_by_label("Your dice under the cup")).to_be_visible()
+            truth = panel.locator(".mia-values button.truth")
+            tap(page, truth if truth.count() else panel.locator(".mia-values button").first)
+            announced = True
+        elif announced and panel.get_by_role("button", name="Challenge: lift the cup").count():
+            tap(page, panel.get_by_role("button", name="Challenge: lift the cup"))
+        else:
+            tap(page, roll)
+    else:
+        raise AssertionError("no challenge in 40 taps")
+    assert announced
+    news = panel.locator(".mia-news")
+    expect(news).to_contain_text("the cup showed")
+    expect(news).to_contain_text("loses 1 life")  # lifting the cup shows who lost lives
+    expect(panel.locator("table.mia-scores")).to_contain_text("2 lives")
+
+
+def test_a_mice_and_men_practice_round_to_its_showdown(page: Page, practice_server: str):
+    base = practice_server
+    register(page, base)
+    start_practice(page, base, "Mice and Men", Rounds=1)
+    panel = page.locator("#panel")
+    expect(panel).to_contain_text("You open round 1")
+    expect(panel.get_by_label("Your dice")).to_be_visible()
+    score = panel.locator("#my-score").inner_text()
+    tap(page, panel.get_by_role("button", name="4", exact=True))
+    for _ in range(30):
+        if panel.locator("#practice-over").count():
+            break
+        if panel.get_by_role("button", name="Next:").count():
+            tap(page, panel.get_by_role("button", name="Next:"))
+        else:
+            tap(page, panel.get_by_role("button", name="Join the men"))
+    else:
+        raise AssertionError("the round did not end")
+    expect(panel.locator("#practice-over")).to_contain_text("Game over after 1 round.")
+    news = panel.locator("p.news")
+    # with this seed Ann, Ben and Dan stay in: the showdown shows the dice rolled at the start
+    expect(news).to_contain_text("Round 1 showdown at penalty")
+    expect(news).to_contain_text(f"Ann {score}")
+    expect(news).to_contain_text("takes the penalty")
