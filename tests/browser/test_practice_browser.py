@@ -165,3 +165,36 @@ def test_a_mice_and_men_practice_round_to_its_showdown(page: Page, practice_serv
     expect(news).to_contain_text("Round 1 showdown at penalty")
     expect(news).to_contain_text(f"Ann {score}")
     expect(news).to_contain_text("takes the penalty")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_practice_pages_pass_axe_and_fit_a_phone(page: Page, practice_server: str, scheme: str):
+    from .test_accessibility import assert_no_violations
+    from .test_layout import LONG, fits, spills
+
+    base = practice_server
+    page.emulate_media(color_scheme=scheme)
+    register(page, base)
+    page.goto(base + "/practice/strategies")
+    assert_no_violations(page, "strategies")
+    for title, label in (("Mitchi", "Point limit"), ("Mia", "Lives"), ("Mice and Men", "Rounds")):
+        page.goto(base + "/games/new")
+        page.get_by_role("link", name=f"Practice game: {title}").click()
+        assert_no_violations(page, f"{title} practice setup")
+        page.get_by_label("Your name").fill(LONG)
+        page.get_by_role("button", name="Start the practice game").click()
+        page.wait_for_url(base + "/practice/*")
+        panel = page.locator("#panel")
+        for step in range(6):  # the first screens: Next taps, a roll, the choices after it
+            # the last move's rolls fade in one after another: check the screen once they are in
+            page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+            assert_no_violations(page, f"{title} practice, screen {step}")
+            assert fits(page), (title, step, spills(page))
+            if panel.get_by_role("button", name="Next:").count():
+                tap(page, panel.get_by_role("button", name="Next:"))
+            elif panel.get_by_role("button", name="Roll", exact=False).count():
+                tap(page, panel.get_by_role("button", name="Roll", exact=False).first)
+            else:
+                break
+    page.goto(base + "/")
+    assert_no_violations(page, "games list with practice games")

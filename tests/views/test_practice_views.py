@@ -129,6 +129,7 @@ def test_a_whole_game_is_ordinary_entries_that_replay_and_undo(client, auth):
         assert e["rolled"][-1] == e["hand"] and len(e["rolled"]) == e["rolls"] == len(e["kept"])
     page = client.get(f"/practice/{gid}").data.decode()
     assert "Game over." in page and "Practice again" in page
+    assert 'href="/practice/strategies"' in page  # how the virtual players play, one tap away
     assert client.get(f"/games/{gid}/summary").status_code == 200
     n = len(record["entries"])
     r = client.post(f"/practice/{gid}/undo", data={"version": str(version_of(page))}, headers=HX)
