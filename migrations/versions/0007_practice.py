@@ -5,7 +5,7 @@ counted in stats); ``practice_state`` holds what the practice page has rolled
 but not yet entered (the person's turn in progress), as JSON.
 
 Revision ID: practice
-Revises: 0004
+Revises: name_keys
 Create Date: 2026-11-30
 """
 from typing import Sequence, Union
@@ -16,7 +16,7 @@ import sqlmodel.sql.sqltypes  # noqa: F401
 
 
 revision: str = "practice"
-down_revision: Union[str, None] = "0004"
+down_revision: Union[str, None] = "name_keys"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
