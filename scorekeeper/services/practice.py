@@ -314,4 +314,6 @@ def mm_move(session: Session, game: Game, action: str, penalty: int | None, vers
 def to_act(state: GameState) -> str | None:
     """Who makes the next entry (None once the game is over)."""
     nxt = state.expected()
-    return nxt.get("player") if nxt else None
+    # Before Mice and Men's first opening anyone may start, so ``player`` is null and ``opener``
+    # names who opens (docs/game-record.md §Replay).
+    return (nxt.get("player") or nxt.get("opener")) if nxt else None

@@ -74,7 +74,7 @@ def next_entry(state: MiceAndMen, rng: random.Random, hidden: Hidden) -> dict:
     if types == ["reveal"]:
         player = nxt["player"] or nxt["to_reveal"][0]
         return {"type": "reveal", "player": player, "dice": hidden.dice[player]}
-    player = nxt["player"]
+    player = nxt["player"] or nxt.get("opener")  # before round 1 under rotate, anyone may start: the opener acts
     score = value_of(tuple(hidden.dice[player]))
     others = len(state.still_in) - 1
     p = take_chance(score, others)
