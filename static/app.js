@@ -62,6 +62,29 @@
   window.addEventListener("online", function () { showOffline(false); });
   window.addEventListener("offline", function () { showOffline(true); });
 
+  // After an entry, undo or correction: the outcome (the last round's end, a message) and the
+  // next action must be in view without scrolling, and read out by the live region.
+  function showOutcome(panel) {
+    var live = document.getElementById("live");
+    if (live) {
+      var parts = [];
+      panel.querySelectorAll(".news, .msg, .now").forEach(function (el) {
+        parts.push(el.textContent.replace(/\s+/g, " ").trim());
+      });
+      live.textContent = parts.join(" ");
+    }
+    var now = panel.querySelector(".now") || panel;
+    var top = panel.getBoundingClientRect().top;
+    if (top < 0 || now.getBoundingClientRect().bottom > window.innerHeight) {
+      panel.scrollIntoView({ block: "start", behavior: "instant" });  // not smooth: in view at once
+    }
+  }
+  window.addEventListener("DOMContentLoaded", function () {
+    // A page loaded after a correction (or any change without htmx) says what happened too.
+    var panel = document.getElementById("panel");
+    if (panel && document.querySelector("#messages .msg")) showOutcome(panel);
+  });
+
   // After a panel is swapped in, ignore taps for a moment: a double tap must not
   // land on the next player's button, which appears where the first one was.
   // (htmx:load fires on the new panel itself; afterSwap would fire on the removed one.)
@@ -72,7 +95,11 @@
     var ms = parseInt(document.body.getAttribute("data-arm-ms") || "600", 10);
     setTimeout(function () { fresh.classList.remove("arming"); }, ms);
   });
-  document.addEventListener("htmx:afterSettle", function () { keepPage(); });
+  document.addEventListener("htmx:afterSettle", function () {
+    var panel = document.getElementById("panel");
+    if (panel && panel.classList.contains("arming")) showOutcome(panel);  // a panel just swapped in
+    keepPage();
+  });
 
   // An entry that could not be sent stays selected on screen, to send again.
   // A poll's answer never replaces a panel that is newer, or one whose entry is on its way:

@@ -1,0 +1,63 @@
+"""The result of a tap is in view: after an entry, an undo and at the end of a game the outcome
+and the next action show on a 412×915 screen without scrolling, and the live region reads them."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .conftest import register, set_up, swapped
+from .test_mia_browser import mode, quick
+
+IN_VIEW = """sel => [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).map(e => {
+    const r = e.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+})"""
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Every visible ``selector`` is inside the viewport (waiting up to 2 s for the page to settle)."""
+    try:
+        page.wait_for_function(f"sel => {{ const s = ({IN_VIEW})(sel); return s.length && s.every(x => x); }}",
+                               arg=selector, timeout=2000)
+    except Exception:
+        return False
+    return True
+
+
+def test_outcome_and_next_action_in_view(page: Page, live_server: str):
+    page.set_viewport_size({"width": 412, "height": 915})
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mia", ["Ann", "Ben", "Cat", "Dan"], starter=1, lives=1)
+    panel = page.locator("#panel")
+    live = page.locator("#live")
+    mode(page, "Quick entry")
+    # The strip of lives is near the top, above the entry.
+    expect(panel.locator(".strip")).to_contain_text("Ann ♥1")
+    assert in_view(page, "#panel .strip")
+
+    quick(page, 42, 4, 2)  # Ben's 42 is true: Cat loses her only life
+    expect(panel.locator(".news")).to_contain_text("Cat loses 1 life and is out")
+    assert in_view(page, "#panel .news"), "the outcome of a quick entry is below the fold"
+    assert in_view(page, "#panel .now"), "the next action is out of view"
+    expect(live).to_contain_text("Cat loses 1 life and is out")
+    expect(live).to_contain_text("Round 2")
+    expect(panel.locator(".strip")).to_contain_text("Cat out")
+
+    # Undo, at the bottom of the page: the game as it stands is back in view.
+    page.mouse.wheel(0, 3000)
+    with swapped(page):
+        page.get_by_role("button", name="Undo", exact=False).click()
+    assert in_view(page, "#panel .now"), "after Undo the next action is out of view"
+    expect(live).to_contain_text("Round 1")
+    # Put it back by entering it again, then end the game.
+    page.wait_for_timeout(700)
+    quick(page, 42, 4, 2)
+    page.wait_for_timeout(700)
+    quick(page, 21, 2, 1)  # Ben's Mia is true: Dan loses
+    page.wait_for_timeout(700)
+    quick(page, 31, 1, 1)  # the cup shows 11, above 31: Ann (the challenger) is out, Ben wins
+    expect(panel).to_contain_text("Game over")
+    assert in_view(page, "#panel .now"), "the end of the game is out of view"
+    assert in_view(page, "#panel .news"), "the last round's outcome is out of view"
+    expect(live).to_contain_text("Game over")
