@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 from flask_login import UserMixin
 from sqlalchemy import Index, MetaData, Text, UniqueConstraint, func, text
+from sqlalchemy import false as sa_false
 from sqlmodel import Column, Field, SQLModel
 
 # Named constraints, so batch migrations on SQLite can alter them later.
@@ -140,8 +141,9 @@ class GamePlayer(SQLModel, table=True):
 class Entry(SQLModel, table=True):
     """One entry of a game's log, as a JSON object (docs/game-record.md).
 
-    ``status``: ``active`` (in the log), ``undone``, or ``replaced`` (by the
-    correction ``replaced_by_id``). The log is the active entries by ``seq``.
+    ``status``: ``active`` (in the log), ``undone``, ``redone`` (undone, then put
+    back by Redo as a new active row), or ``replaced`` (by the correction
+    ``replaced_by_id``). The log is the active entries by ``seq``.
     Nothing is deleted.
     """
 
@@ -151,6 +153,8 @@ class Entry(SQLModel, table=True):
     data: str = Field(sa_column=Column(Text, nullable=False))
     status: str = Field(default="active", max_length=10)
     replaced_by_id: int | None = Field(default=None, foreign_key="entry.id")
+    #: An undone entry that Redo may still put back: set by undo, cleared by any other change.
+    redoable: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})
     created_at: datetime = Field(default_factory=utcnow)
     #: The account that entered it (None for imported entries and older ones).
     entered_by: int | None = Field(default=None, foreign_key="user.id")

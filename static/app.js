@@ -95,6 +95,37 @@
     var ms = parseInt(document.body.getAttribute("data-arm-ms") || "600", 10);
     setTimeout(function () { fresh.classList.remove("arming"); }, ms);
   });
+  // A tap in the panel during that moment (or while the last tap is still being sent) is not
+  // dropped silently: it is stopped and a note says so, to tap again.
+  var noteTimer;
+  function note(text) {
+    var el = document.getElementById("tap-note");
+    if (!el) return;
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(noteTimer);
+    noteTimer = setTimeout(function () { el.hidden = true; }, 2500);
+  }
+  // The panel's forms take no pointer events during that moment (app.css), so the tap lands on
+  // the panel itself: find the control under the finger to tell a missed tap from a stray one.
+  function controlAt(panel, x, y) {
+    return Array.prototype.some.call(panel.querySelectorAll("button, a, label, summary, input"), function (el) {
+      var r = el.getBoundingClientRect();
+      return r.width && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+    });
+  }
+  document.addEventListener("click", function (e) {
+    var panel = document.getElementById("panel");
+    if (!panel || !panel.contains(e.target)) return;
+    var busy = panel.querySelector(".htmx-request");
+    if (!panel.classList.contains("arming") && !busy) return;
+    if (!controlAt(panel, e.clientX, e.clientY)) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    note(busy ? "Still sending the last tap: this one was ignored. Tap again when the screen has changed."
+              : "That tap came as the screen changed and was ignored: nothing was recorded. Tap again.");
+  }, true);
+
   document.addEventListener("htmx:afterSettle", function () {
     var panel = document.getElementById("panel");
     if (panel && panel.classList.contains("arming")) showOutcome(panel);  // a panel just swapped in

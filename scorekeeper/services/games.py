@@ -47,6 +47,8 @@ class Loaded:
     game: Game
     entries: list[Entry]
     state: GameState
+    #: The entry Redo would put back (the last undone one, nothing entered since), else None.
+    redo: dict | None = None
 
     @cached_property
     def log(self) -> list[dict]:
@@ -88,7 +90,26 @@ def load(session: Session, game: Game) -> Loaded:
     change that refuses an old entry); every stored log was accepted when written.
     """
     entries = active_entries(session, game)
-    return Loaded(game, entries, replay(game, [json.loads(e.data) for e in entries]))
+    row = redo_candidate(session, game, len(entries))
+    return Loaded(game, entries, replay(game, [json.loads(e.data) for e in entries]),
+                  json.loads(row.data) if row is not None else None)
+
+
+def redo_candidate(session: Session, game: Game, length: int) -> Entry | None:
+    """The undone entry Redo would put back at position ``length + 1``, or None.
+
+    Only undos (and redos) may have happened since it was undone: any other change
+    (an entry, a correction) clears every ``redoable`` flag of the game.
+    """
+    stmt = (select(Entry)
+            .where(Entry.game_id == game.id, Entry.status == "undone", Entry.redoable, Entry.seq == length + 1)
+            .order_by(Entry.id.desc()).limit(1))
+    return session.exec(stmt).first()
+
+
+def _forget_redo(session: Session, game: Game) -> None:
+    """After an entry or a correction nothing can be redone any more (the undone rows stay)."""
+    session.execute(update(Entry).where(Entry.game_id == game.id, Entry.redoable).values(redoable=False))
 
 
 def _claim(session: Session, game: Game, version: int | None) -> None:
@@ -163,6 +184,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     except IllegalEntry as err:
         session.rollback()
         raise Refused(str(err)) from None
+    _forget_redo(session, game)
     row = Entry(game_id=game.id, seq=len(log) + 1, data=json.dumps(entry), entered_by=entered_by)
     session.add(row)
     _finish(session, game, state)
@@ -176,12 +198,49 @@ def undo(session: Session, game: Game, version: int | None) -> Loaded:
     if not entries:
         session.rollback()
         raise Refused("there is nothing to undo yet")
-    entries[-1].status = "undone"
-    session.add(entries[-1])
+    undone = entries[-1]
+    undone.status = "undone"
+    undone.redoable = True
+    session.add(undone)
     entries = entries[:-1]
     state = replay(game, [json.loads(e.data) for e in entries])
     _finish(session, game, state)
-    return Loaded(game, entries, state)
+    return Loaded(game, entries, state, json.loads(undone.data))
+
+
+def redo(session: Session, game: Game, version: int | None) -> Loaded:
+    """Put back exactly the entry the last undo took back, as a new active row.
+
+    Allowed only while nothing else was entered or corrected since (see
+    :func:`redo_candidate`); the entry is checked by the rules like any entry.
+    The undone row is kept, marked ``redone``. Raises :class:`Stale` (form for
+    another version) or :class:`Refused` (nothing to redo, or the rules refuse it).
+    Commits before returning.
+    """
+    _claim(session, game, version)
+    entries = active_entries(session, game)
+    old = redo_candidate(session, game, len(entries))
+    if old is None:
+        session.rollback()
+        raise Refused("there is nothing to redo: Redo puts back the last undone entry "
+                      "only while nothing else was entered or corrected since")
+    entry = json.loads(old.data)
+    state = replay(game, [json.loads(e.data) for e in entries])
+    try:
+        state.apply(entry)
+    except IllegalEntry as err:  # checked like any entry, though the log is the one it was undone from
+        session.rollback()
+        raise Refused(str(err)) from None
+    old.status = "redone"
+    old.redoable = False
+    session.add(old)
+    row = Entry(game_id=game.id, seq=len(entries) + 1, data=old.data, entered_by=old.entered_by)
+    session.add(row)
+    session.flush()
+    entries = entries + [row]
+    following = redo_candidate(session, game, len(entries))
+    _finish(session, game, state)
+    return Loaded(game, entries, state, json.loads(following.data) if following is not None else None)
 
 
 def correct(session: Session, game: Game, seq: int, entry: dict, version: int | None,
@@ -211,6 +270,7 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
             f"this correction would make entry {err.entry} ({describe(new_log[err.entry - 1])}) "
             f"illegal: {err.reason}. Nothing was changed; undo or correct that entry first."
         ) from None
+    _forget_redo(session, game)
     old = entries[seq - 1]
     row = Entry(game_id=game.id, seq=seq, data=json.dumps(entry), entered_by=entered_by)
     session.add(row)
@@ -296,4 +356,5 @@ def import_record(session: Session, group_id: int, record) -> Game:
 
 
 __all__ = ["Loaded", "Refused", "RecordError", "Stale", "add_entry", "correct", "create_game",
-           "find_game", "get_game", "history", "import_record", "load", "to_record", "undo"]
+           "find_game", "get_game", "history", "import_record", "load", "redo", "redo_candidate", "to_record",
+           "undo"]

@@ -740,9 +740,9 @@ def check_incoming(label: str, record) -> Incoming:
             played_at = played_at.replace(tzinfo=timezone.utc)
     history = record.get("history") or []
     if not isinstance(history, list) or not all(
-            isinstance(h, dict) and isinstance(h.get("seq"), int) and h.get("status") in ("undone", "replaced")
+            isinstance(h, dict) and isinstance(h.get("seq"), int) and h.get("status") in ("undone", "redone", "replaced")
             and isinstance(h.get("entry"), dict) for h in history):
-        raise ImportProblem(f"{label}: history must be a list of {{seq, status (undone or replaced), "
+        raise ImportProblem(f"{label}: history must be a list of {{seq, status (undone, redone or replaced), "
                             f"entry, at}} objects")
     for h in history:
         try:

@@ -219,6 +219,15 @@ def undo(game_id: int):
     return _after_change(game, lambda: service.undo(get_session(), game, version))
 
 
+@bp.route("/<int:game_id>/redo", methods=["POST"])
+@login_required
+def redo(game_id: int):
+    """Put back the entry the last undo took back (nothing entered since)."""
+    game = owned(game_id)
+    version = forms.form_version(request.form)
+    return _after_change(game, lambda: service.redo(get_session(), game, version))
+
+
 @bp.route("/<int:game_id>/entries/<int:seq>", methods=["GET", "POST"])
 @login_required
 def correct(game_id: int, seq: int):

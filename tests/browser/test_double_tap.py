@@ -23,6 +23,9 @@ def test_second_tap_on_the_next_players_button_is_ignored(page: Page, live_serve
     expect(page.locator("#panel")).to_have_class("arming")
     # The second tap of a double tap lands where Cat's "Join the men" now is.
     join.click(timeout=1000, force=True)
+    # Not dropped silently: the scorer is told the tap was ignored.
+    expect(page.locator("#tap-note")).to_be_visible()
+    expect(page.locator("#tap-note")).to_contain_text("ignored")
     page.wait_for_timeout(800)
     record = page.request.get(game_url + "/record.json").json()
     assert [e["type"] for e in record["entries"]] == ["start", "announce", "join"]
@@ -46,3 +49,35 @@ def test_double_click_on_a_turn_records_it_once(page: Page, live_server: str):
     page.wait_for_timeout(800)
     record = page.request.get(page.url + "/record.json").json()
     assert [e["type"] for e in record["entries"]] == ["start", "turn"]
+
+
+def test_double_tap_on_undo_undoes_one_entry_and_offers_redo(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
+    game_url = page.url
+    for first, second in ((6, 5), (4, 4)):
+        page.locator("fieldset", has_text="First die").locator("label").nth(first - 1).click()
+        page.locator("fieldset", has_text="Second die").locator("label").nth(second - 1).click()
+        with swapped(page):
+            page.get_by_role("button", name="in 1", exact=True).click()
+        page.wait_for_timeout(700)
+    undo = page.locator(".undo-redo button").first
+    expect(undo).to_have_text("Undo: Ben: 4-4 in 1")
+    page.evaluate("document.body.setAttribute('data-arm-ms', '4000')")
+    with swapped(page):
+        undo.dblclick()
+    page.wait_for_timeout(800)
+    record = page.request.get(game_url + "/record.json").json()
+    assert [e["type"] for e in record["entries"]] == ["start", "turn"]
+    assert [h["status"] for h in record["history"]] == ["undone"]
+    # Redo now stands where Undo was; Undo of the entry before is below it.
+    redo = page.locator(".undo-redo button").first
+    expect(redo).to_have_text("Redo: Ben: 4-4 in 1")
+    expect(page.locator(".undo-redo button").nth(1)).to_have_text("Undo: Ann: 6-5 in 1")
+    expect(page.locator("#panel")).not_to_have_class("arming", timeout=6000)
+    with swapped(page):
+        redo.click()
+    record = page.request.get(game_url + "/record.json").json()
+    assert [e.get("hand") for e in record["entries"]] == [None, [6, 5], [4, 4]]
+    expect(page.locator(".undo-redo button").first).to_have_text("Undo: Ben: 4-4 in 1")

@@ -1,0 +1,84 @@
+"""Undo is safe: Redo puts back exactly what was undone while nothing else was entered;
+a repeated Undo (double tap) undoes one entry only. Nothing is deleted."""
+
+from __future__ import annotations
+
+import pytest
+
+from ..conftest import HX, messages, new_game
+from .test_mitchi_views import post_turn
+
+
+@pytest.fixture
+def game(client, auth):
+    auth.register()
+    return new_game(client, players=("Ann", "Ben", "Cat"), starter="0", point_limit=30)
+
+
+def record(client, game):
+    return client.get(f"/games/{game}/record.json").json
+
+
+def test_redo_puts_back_what_was_undone(client, game):
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    post_turn(client, game, 1, "Ben", (5, 1), 2)
+    r = client.post(f"/games/{game}/undo", data={"version": "2"}, headers=HX)
+    page = r.data.decode()
+    assert r.status_code == 200 and "Redo: Ben: 5-1 in 2" in page and "Undo: Ann: 6-3 in 2" in page
+    # Redo comes first, where the Undo button was.
+    assert page.index("Redo:") < page.index("Undo:")
+    r = client.post(f"/games/{game}/undo", data={"version": "3"}, headers=HX)
+    assert "Redo: Ann: 6-3 in 2" in r.data.decode()
+    r = client.post(f"/games/{game}/redo", data={"version": "4"}, headers=HX)
+    assert r.status_code == 200 and "Redo: Ben: 5-1 in 2" in r.data.decode()
+    r = client.post(f"/games/{game}/redo", data={"version": "5"}, headers=HX)
+    assert r.status_code == 200 and "Redo:" not in r.data.decode() and "Cat's turn" in r.data.decode()
+    rec = record(client, game)
+    assert [e.get("hand") for e in rec["entries"]] == [None, [6, 3], [5, 1]]
+    # Both undone rows are kept, marked as put back.
+    assert sorted(h["status"] for h in rec["history"]) == ["redone", "redone"]
+    # Nothing left to redo: a clear refusal, nothing changes.
+    r = client.post(f"/games/{game}/redo", data={"version": "6"}, headers=HX)
+    assert r.status_code == 422 and "nothing to redo" in messages(r.data)[0]
+    assert len(record(client, game)["entries"]) == 3
+
+
+def test_no_redo_once_something_else_was_entered(client, game):
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    post_turn(client, game, 1, "Ben", (5, 1), 2)
+    client.post(f"/games/{game}/undo", data={"version": "2"}, headers=HX)  # Ben's turn
+    client.post(f"/games/{game}/undo", data={"version": "3"}, headers=HX)  # Ann's turn
+    r = post_turn(client, game, 4, "Ann", (4, 4), 1)
+    assert r.status_code == 200 and "Redo:" not in r.data.decode()  # not Ben's undone turn
+    r = client.post(f"/games/{game}/redo", data={"version": "5"}, headers=HX)
+    assert r.status_code == 422 and "nothing to redo" in messages(r.data)[0]
+    # Undo the new one: Redo offers it, never the older undone entry.
+    r = client.post(f"/games/{game}/undo", data={"version": "5"}, headers=HX)
+    assert "Redo: Ann: 4-4 in 1" in r.data.decode()
+    r = client.post(f"/games/{game}/redo", data={"version": "6"}, headers=HX)
+    assert record(client, game)["entries"][-1]["hand"] == [4, 4]
+    # A correction clears Redo too.
+    client.post(f"/games/{game}/undo", data={"version": "7"}, headers=HX)
+    client.post(f"/games/{game}/entries/1", data={"version": "8", "type": "start", "player": "Ben"})
+    assert "Redo:" not in client.get(f"/games/{game}").data.decode()
+    r = client.post(f"/games/{game}/redo", data={"version": "9"}, headers=HX)
+    assert r.status_code == 422 and "nothing to redo" in messages(r.data)[0]
+
+
+def test_redo_from_an_old_page_is_stale(client, game):
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
+    r = client.post(f"/games/{game}/redo", data={"version": "1"}, headers=HX)
+    assert r.status_code == 409
+    assert len(record(client, game)["entries"]) == 1
+    assert client.post(f"/games/{game}/redo", data={"version": "x"}, headers=HX).status_code == 409
+
+
+def test_double_tap_on_undo_undoes_one_entry(client, game):
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    post_turn(client, game, 1, "Ben", (5, 1), 2)
+    first = client.post(f"/games/{game}/undo", data={"version": "2"}, headers=HX)
+    second = client.post(f"/games/{game}/undo", data={"version": "2"}, headers=HX)
+    assert first.status_code == 200 and second.status_code == 409
+    rec = record(client, game)
+    assert len(rec["entries"]) == 2 and [h["status"] for h in rec["history"]] == ["undone"]
