@@ -159,6 +159,18 @@ def entry_from_form(form: MultiDict) -> dict:
     return entry
 
 
+def prefill(entry: dict) -> dict:
+    """The entry form's field values that show ``entry`` (the inverse of :func:`entry_from_form`):
+    ``{"hand.0": 6, "hand.1": 3, "rolls": 2, "player": "Ann", ...}``."""
+    values: dict = {}
+    for key, value in entry.items():
+        if key in DICE_KEYS and isinstance(value, list):
+            values.update({f"{key}.{i}": d for i, d in enumerate(value)})
+        elif key in INT_KEYS or key in TEXT_KEYS:
+            values[key] = value
+    return values
+
+
 def form_version(form: MultiDict) -> int | None:
     """The game version a form was made for, or None if missing or malformed."""
     try:

@@ -255,10 +255,15 @@ def correct(game_id: int, seq: int):
         # The entry went away meanwhile (undone on another phone): say so on the game page.
         return render_game(loaded, error, "warning", status)
     current = loaded.log[seq - 1]
-    # A refused correction is shown again as typed, to fix and send again.
-    shown = new if new is not None and new.get("type") == current.get("type") else current
+    # The controls of the entry form as they were before entry ``seq``, pre-set to the entry
+    # (or to the refused correction, to fix and send again).
+    shown = new if new is not None else current
+    before = service.replay(game, loaded.log[: seq - 1])
     return render_template("games/correct.html", loaded=loaded, game=game, seq=seq, current=current,
-                           entry=shown, error=error), status
+                           tried=new, error=error, state=before, spec=find_game(game.game),
+                           entry_url=url_for("games.correct", game_id=game.id, seq=seq),
+                           entry_mode="quick" if "owner" in current else None,
+                           prefill=forms.prefill(shown), message=error), status
 
 
 @bp.route("/<int:game_id>/log")

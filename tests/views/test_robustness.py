@@ -112,7 +112,8 @@ def test_a_refused_correction_keeps_what_was_typed(client, auth):
                                                       "hand.0": "5", "hand.1": "3", "rolls": "1"})
     page = r.data.decode()
     assert r.status_code == 422 and "would make entry 3" in page
-    assert 'name="rolls" id="rolls" value="1"' in page  # as typed, not back to 3
+    assert "You tried: <strong>Ann: 5-3 in 1</strong>" in page  # as typed, not back to 3
+    assert 'name="hand.0" value="5" required checked' in page  # the dice stay chosen
     assert "Now: <strong>Ann: 5-3 in 3</strong>" in page
 
 

@@ -1,0 +1,89 @@
+"""A correction uses the same controls as entry (die faces, value buttons in the game's ranking
+order with Mia as Mia, the choices of the moment) and may change the kind of entry; the engine
+checks it like any entry."""
+
+from __future__ import annotations
+
+import re
+
+from ..conftest import messages, new_game
+from .test_mia_views import Table
+from .test_mice_and_men_views import play
+
+
+def correction_page(client, game, seq) -> str:
+    r = client.get(f"/games/{game}/entries/{seq}")
+    assert r.status_code == 200
+    return r.data.decode()
+
+
+def correct(client, game, seq, version, **fields):
+    data = {"version": str(version), **{k.replace("_", "."): str(v) for k, v in fields.items()}}
+    return client.post(f"/games/{game}/entries/{seq}", data=data)
+
+
+def test_mia_correction_page_has_the_entry_controls(client, auth):
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
+    table.announce("Ann", 43)
+    table.pass_("Ben")
+    page = correction_page(client, table.game, 3)
+    assert 'type="number"' not in page and "<select" not in page
+    # Ben could challenge (die faces), pass, or announce higher: values in ranking order, Mia last.
+    assert "Challenge Ann" in page and 'name="cup.0" value="6"' in page
+    assert "Ben passes: holds 43" in page
+    values = re.findall(r'name="value" value="(\d+)"[^>]*>([^<]+)<', page)
+    assert [v for v, _ in values] == ["51", "52", "53", "54", "61", "62", "63", "64", "65",
+                                      "66", "55", "44", "33", "22", "11", "21"]
+    assert values[-1][1] == "Mia"
+    # Every form posts the correction, not a new entry.
+    assert set(re.findall(r'<form class="entry" method="post" action="([^"]+)"', page)) == {
+        f"/games/{table.game}/entries/3"}
+
+
+def test_mia_correction_changes_the_kind(client, auth):
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
+    table.announce("Ann", 43)
+    table.pass_("Ben")
+    # pass -> challenge
+    r = correct(client, table.game, 3, 2, type="challenge", player="Ben", cup_0=3, cup_1=1)
+    assert r.status_code == 303
+    assert table.record()["entries"][2] == {"type": "challenge", "player": "Ben", "cup": [3, 1]}
+    # challenge -> announce
+    r = correct(client, table.game, 3, 3, type="announce", player="Ben", value=21)
+    assert r.status_code == 303 and table.record()["entries"][2]["type"] == "announce"
+    # announce -> pass
+    r = correct(client, table.game, 3, 4, type="pass", player="Ben")
+    assert r.status_code == 303 and table.record()["entries"][2]["type"] == "pass"
+    # Checked by the engine: Ann may not pass before anything was announced.
+    before = table.record()
+    r = correct(client, table.game, 2, 5, type="pass", player="Ann")
+    assert r.status_code == 422 and messages(r.data)
+    assert table.record() == before
+
+
+def test_mice_and_men_correction_run_and_join(client, auth):
+    auth.register()
+    game = new_game(client, "mice-and-men", players=("Ann", "Ben", "Cat", "Dan"), starter="0", rounds=2)
+    play(client, game, [("announce", "Ann", {"penalty": 3}), ("join", "Ben", {})])
+    page = correction_page(client, game, 3)
+    assert "Run with the mice" in page and "Join the men" in page and "Lead the men" in page
+    r = correct(client, game, 3, 2, type="run", player="Ben")
+    assert r.status_code == 303
+    record = client.get(f"/games/{game}/record.json").json
+    assert record["entries"][2] == {"type": "run", "player": "Ben"}
+    r = correct(client, game, 3, 3, type="join", player="Ben")
+    assert r.status_code == 303
+    assert client.get(f"/games/{game}/record.json").json["entries"][2]["type"] == "join"
+
+
+def test_mitchi_correction_uses_die_faces_and_rolls(client, auth):
+    auth.register()
+    game = new_game(client)
+    client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "player": "Ann",
+                                                "hand.0": "6", "hand.1": "3", "rolls": "2"})
+    page = correction_page(client, game, 2)
+    assert 'type="number"' not in page
+    assert 'name="hand.0" value="6" required checked' in page and 'name="hand.1" value="3" required checked' in page
+    assert re.findall(r'name="rolls" value="(\d)"', page) == ["1", "2", "3"]
