@@ -68,7 +68,7 @@
     var live = document.getElementById("live");
     if (live) {
       var parts = [];
-      panel.querySelectorAll(".news, .msg, .now").forEach(function (el) {
+      panel.querySelectorAll(".news, .msg:not([role=alert]), .now").forEach(function (el) {
         parts.push(el.textContent.replace(/\s+/g, " ").trim());
       });
       live.textContent = parts.join(" ");
@@ -82,7 +82,7 @@
   window.addEventListener("DOMContentLoaded", function () {
     // A page loaded after a correction (or any change without htmx) says what happened too.
     var panel = document.getElementById("panel");
-    if (panel && document.querySelector("#messages .msg")) showOutcome(panel);
+    if (panel && panel.querySelector(".msg")) showOutcome(panel);
   });
 
   // After a panel is swapped in, ignore taps for a moment: a double tap must not
@@ -109,7 +109,7 @@
   // The panel's forms take no pointer events during that moment (app.css), so the tap lands on
   // the panel itself: find the control under the finger to tell a missed tap from a stray one.
   function controlAt(panel, x, y) {
-    return Array.prototype.some.call(panel.querySelectorAll("button, a, label, summary, input"), function (el) {
+    return Array.prototype.some.call(panel.querySelectorAll("form button, form label, form input"), function (el) {
       var r = el.getBoundingClientRect();
       return r.width && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
     });
@@ -119,7 +119,8 @@
     if (!panel || !panel.contains(e.target)) return;
     var busy = panel.querySelector(".htmx-request");
     if (!panel.classList.contains("arming") && !busy) return;
-    if (!controlAt(panel, e.clientX, e.clientY)) return;
+    // A link or control outside the forms (mode, owner, Lead the men) still takes the tap.
+    if (e.target.closest("a, button, summary, label, input") || !controlAt(panel, e.clientX, e.clientY)) return;
     e.preventDefault();
     e.stopImmediatePropagation();
     note(busy ? "Still sending the last tap: this one was ignored. Tap again when the screen has changed."

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import (Blueprint, Response, abort, flash, get_flashed_messages, redirect, render_template, request,
+                   url_for)
 from flask_login import current_user, login_required
 from sqlalchemy.exc import IntegrityError
 
@@ -144,7 +145,10 @@ def render_game(loaded: service.Loaded, message: str | None = None, level: str =
 def play(game_id: int):
     """The game page: state at a glance and the entry form."""
     game = owned(game_id)
-    return render_game(service.load(get_session(), game))
+    # What the last change said ("Entry 2 corrected.") goes into the panel, so the next entry
+    # replaces it instead of leaving it above the game while play goes on.
+    said = " ".join(get_flashed_messages())
+    return render_game(service.load(get_session(), game), said or None, "ok")
 
 
 def _after_change(game: Game, action):

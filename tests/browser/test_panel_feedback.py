@@ -1,0 +1,65 @@
+"""Messages go away when they no longer apply; the Mia pass-back choices look apart; the button
+that appears under the finger after a tap does not look pressed."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .conftest import register, set_up, swapped
+from .test_mia_browser import announce
+
+LOOK = """el => { const s = getComputedStyle(el); return [s.backgroundColor, s.borderTopStyle, s.borderTopColor]; }"""
+
+
+def turn(page: Page, a: int, b: int, rolls: int) -> None:
+    page.locator("#panel fieldset", has_text="First die").locator("label").nth(a - 1).click()
+    page.locator("#panel fieldset", has_text="Second die").locator("label").nth(b - 1).click()
+    with swapped(page):
+        page.get_by_role("button", name=f"in {rolls}", exact=True).click()
+
+
+def test_correction_message_goes_away_with_the_next_entry(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    turn(page, 6, 3, 2)
+    page.get_by_role("link", name="Correct entry 2").click()
+    # The same controls as entry: die faces and the rolls as buttons.
+    page.locator("fieldset", has_text="First die").locator("label").nth(5).click()
+    page.locator("fieldset", has_text="Second die").locator("label").nth(3).click()
+    page.get_by_role("button", name="in 2", exact=True).click()
+    page.wait_for_url("**/games/*")
+    expect(page.get_by_text("Entry 2 corrected.")).to_be_visible()
+    expect(page.locator("#panel")).to_contain_text("6-4 in 2")
+    page.wait_for_timeout(700)
+    turn(page, 5, 5, 1)
+    expect(page.locator("#panel")).to_contain_text("Cat's turn")
+    expect(page.get_by_text("Entry 2 corrected.")).to_have_count(0)
+
+
+def test_pass_back_rows_look_apart_and_no_pressed_look(page: Page, live_server: str):
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mia", ["Ann", "Ben", "Cat"], starter=0)
+    announce(page, "31")
+    for who in ("Ben", "Cat"):
+        page.wait_for_timeout(700)
+        with swapped(page):
+            page.get_by_role("button", name=f"{who} passes: holds 31").click()
+    pass_row = page.locator("fieldset", has_text="Pass back WITHOUT rolling")
+    roll_row = page.locator("fieldset", has_text="Or ROLL again")
+    expect(pass_row).to_have_count(1)
+    expect(roll_row).to_have_count(1)
+    a = pass_row.get_by_role("button", name="41", exact=True).evaluate(LOOK)
+    b = roll_row.get_by_role("button", name="41", exact=True).evaluate(LOOK)
+    assert a != b, "the two rows of values look the same"
+    assert pass_row.locator(".mark").count() > 0  # the pass row's buttons carry the ↩ mark
+    # Whatever is now under the finger looks like its neighbours (no sticky hover or highlight).
+    first = pass_row.locator("button").first
+    page.mouse.move(5, 5)
+    before = first.evaluate(LOOK)
+    first.hover()
+    page.wait_for_timeout(100)
+    assert first.evaluate(LOOK) == before, "a button under the finger looks pressed"
+    assert page.evaluate("getComputedStyle(document.querySelector('#panel button'))"
+                         ".webkitTapHighlightColor") == "rgba(0, 0, 0, 0)"
