@@ -117,7 +117,7 @@
   document.addEventListener("click", function (e) {
     var panel = document.getElementById("panel");
     if (!panel || !panel.contains(e.target)) return;
-    var busy = panel.querySelector(".htmx-request");
+    var busy = panel.querySelector(".htmx-request:not([data-poll])");
     if (!panel.classList.contains("arming") && !busy) return;
     // A link or control outside the forms (mode, owner, Lead the men) still takes the tap.
     if (e.target.closest("a, button, summary, label, input") || !controlAt(panel, e.clientX, e.clientY)) return;
