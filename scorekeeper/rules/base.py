@@ -253,11 +253,17 @@ class GameSpec:
     def standing_key(self, summary: dict, player: str) -> tuple:
         """Sort key of ``player`` in a replay ``summary``, best first: the fewest points when
         ``lowest_wins`` (Mitchi 11, Mice and Men 6), else the most lives, then the most bonus
-        points (Mia 7, 8)."""
+        points (Mia 7, 8); players out of lives rank by when they went out, the last out
+        higher (the round in which they last lost; docs/rules.md Mia 5)."""
         score = summary["scores"][player]
         if self.lowest_wins:
             return (score,)
-        return (-score, -(summary.get("bonus") or {}).get(player, 0))
+        out_at = 0
+        if score == 0:
+            for number, rnd in enumerate(summary.get("rounds") or [], start=1):
+                if rnd.get("loser") == player:
+                    out_at = number
+        return (-score, -(summary.get("bonus") or {}).get(player, 0), -out_at)
 
     def standings(self, summary: dict) -> list[str]:
         """Every player, best first (ties in seat order); the winners come first."""
