@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, render_template, request, url_for
 
 from ..rules import GAMES
 from ..rules.base import GameSpec, RecordError
@@ -45,5 +45,8 @@ def quick(name: str):
         abort(404)
     module = importlib.import_module(f"scorekeeper.rules.{name.replace('-', '_')}")
     options, from_game = options_from_query(spec, request.args)
+    # The game page links here with ``game=<id>``: a way back to it.
+    game_id = request.args.get("game", type=int)
+    back = url_for("games.play", game_id=game_id) if game_id and 0 < game_id < 2**31 else None
     return render_template(f"rules/{name.replace('-', '_')}.html", spec=spec, rules=module,
-                           options=options, from_game=from_game)
+                           options=options, from_game=from_game or back is not None, back=back)
