@@ -246,3 +246,8 @@ def test_quick_reference_shows_the_games_own_options(client, game):
     assert "point limit (3 in this game)" in client.get(href).data.decode()
     assert "point limit (25)" in client.get("/rules/mitchi").data.decode()
     assert "point limit (25)" in client.get("/rules/mitchi?point_limit=zero").data.decode()
+
+
+def test_no_last_round_before_any_round(client, game):
+    page = client.get(f"/games/{game}").data.decode()
+    assert "Last round" not in page and "Hand this round" in page
