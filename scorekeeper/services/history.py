@@ -494,9 +494,26 @@ def game_summary(game: Game, summary: dict) -> GameSummary:
 # --- the chart -----------------------------------------------------------------------
 
 
+CHART_COLORS = ("#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#4e342e",
+                "#283593", "#9e9d24", "#37474f", "#d84315")
+
+
 def chart_height(players: int) -> int:
-    """The chart's height in px at 420 px wide: the plot, plus one legend row per three players."""
-    return 340 + 36 * ((players + 2) // 3)
+    """The chart's height in px at 420 px wide (the legend is the page's, below the chart:
+    pygal reserves too little room for a legend of more than one row)."""
+    return 340
+
+
+def chart_legend(players: list[str]) -> list[tuple[str, str]]:
+    """``[(name, colour)]`` of the chart's lines, in seat order (the colours pygal draws them in)."""
+    return [(p, CHART_COLORS[i % len(CHART_COLORS)]) for i, p in enumerate(players)]
+
+
+def chart_data_uri(svg: bytes) -> str:
+    """The chart as a ``data:`` address, so the summary page carries it (kept for offline use)."""
+    import base64
+
+    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
 
 
 def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes:
@@ -514,14 +531,12 @@ def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes
         foreground_subtle="#bbb", font_family="system-ui, sans-serif",
         label_font_size=15, major_label_font_size=15, legend_font_size=17, title_font_size=17,
         value_font_size=14, tooltip_font_size=14, stroke_width=3,
-        colors=("#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#4e342e",
-                "#283593", "#9e9d24", "#37474f", "#d84315"),
+        colors=CHART_COLORS,
     )
     word = find_game(game).score_word
     chart = pygal.Line(
         js=[], style=style, width=420, height=chart_height(len(series)), explicit_size=False,
-        legend_at_bottom=True,
-        legend_at_bottom_columns=min(3, max(len(series), 1)), show_dots=rounds <= 30, dots_size=3,
+        show_legend=False, show_dots=rounds <= 30, dots_size=3,
         x_title="Round", y_title=word.capitalize() + (" (fewest win)" if lowest_wins(game) else ""),
         title=title or None, truncate_legend=14, show_minor_x_labels=False, x_label_rotation=0,
         margin=8, spacing=8, print_values=False, include_x_axis=True, disable_xml_declaration=False,

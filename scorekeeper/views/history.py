@@ -75,9 +75,14 @@ def summary(game_id: int):
     result = hist.summaries(session, [game])[game.id]  # at most one replay, kept by game version
     view = hist.game_summary(game, result)
     spec = GAMES[game.game]
+    players = json.loads(game.players)
+    chart = None
+    if view.log:  # the chart inside the page, so a page kept for offline use has it too
+        series = hist.score_series(game.game, players, json.loads(game.options), result)
+        chart = hist.chart_data_uri(hist.chart_svg(game.game, series))
     return render_template("history/summary.html", s=view, game=game, spec=spec, word=spec.score_word,
-                           lowest=spec.lowest_wins, tz=_tz(),
-                           chart_height=hist.chart_height(len(json.loads(game.players))))
+                           lowest=spec.lowest_wins, tz=_tz(), chart=chart, legend=hist.chart_legend(players),
+                           chart_height=hist.chart_height(len(players)))
 
 
 @bp.route("/games/<int:game_id>/chart.svg")
