@@ -293,6 +293,27 @@ def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None] | No
     return loaded.log[-1], (user.username if user else None)
 
 
+def rematch(session: Session, game: Game, version: int | None, entered_by: int | None = None) -> Game:
+    """Start a new game of the same kind with the same players, seat order and options.
+
+    Nothing is entered: the new game opens on "Who starts?" (name the starter, or the one-die
+    roll-off the rules give; docs/rules.md, every game's start). The old game's ``version`` is
+    claimed first, so a double tap makes one new game (:class:`Stale` for the second). Flushes
+    only: the caller links the seats and commits.
+    """
+    _claim(session, game, version)
+    return create_game(session, game.group_id, game.game, json.loads(game.players), json.loads(game.options),
+                       [], entered_by=entered_by)
+
+
+def latest_rematch(session: Session, game: Game) -> Game | None:
+    """The newest later game of the same group, kind, players and options (a rematch made already)."""
+    stmt = (select(Game).where(Game.group_id == game.group_id, Game.game == game.game,
+                               Game.players == game.players, Game.options == game.options, Game.id > game.id)
+            .order_by(Game.id.desc()).limit(1))
+    return session.exec(stmt).first()
+
+
 def history(session: Session, game: Game) -> list[Entry]:
     """Undone and replaced entries, oldest first."""
     stmt = select(Entry).where(Entry.game_id == game.id, Entry.status != "active").order_by(Entry.id)

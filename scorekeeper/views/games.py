@@ -232,6 +232,27 @@ def redo(game_id: int):
     return _after_change(game, lambda: service.redo(get_session(), game, version))
 
 
+@bp.route("/<int:game_id>/rematch", methods=["POST"])
+@login_required
+def rematch(game_id: int):
+    """One tap: a new game with the same players, seat order and options."""
+    game = owned(game_id)
+    session = get_session()
+    try:
+        new = service.rematch(session, game, forms.form_version(request.form), entered_by=current_user.id)
+        history.link_players(session, current_group().id, new)
+        session.commit()
+    except service.Stale:
+        session.rollback()
+        new = service.latest_rematch(session, game)
+        if new is None:
+            session.refresh(game)
+            return render_game(service.load(session, game), "The game changed since this page was shown; "
+                               "no new game was started. Tap Rematch again.", "warning", 409)
+        flash("The rematch was already started (a double tap starts one game).")
+    return redirect(url_for("games.play", game_id=new.id), 303)
+
+
 @bp.route("/<int:game_id>/entries/<int:seq>", methods=["GET", "POST"])
 @login_required
 def correct(game_id: int, seq: int):

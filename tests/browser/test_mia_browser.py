@@ -108,7 +108,7 @@ def test_mia_game_both_modes_to_the_end(page: Page, live_server: str):
     expect(lives(page, "Ben")).to_have_text("1 life")
     quick(page, 62, 5, 1)
     expect(panel).to_contain_text("Game over. Cat wins: the last with lives left.")
-    expect(panel).to_contain_text("Final lives: Ann 0, Ben 0, Cat 1.")
+    expect(panel).to_contain_text("Final lives: Cat 1, Ben 0, Ann 0.")  # Ben went out after Ann
     expect(page.locator("tr.winner", has_text="Cat")).to_have_count(1)
     expect(panel.locator("form.entry")).to_have_count(0)
     shot(page, "over")
