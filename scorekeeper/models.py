@@ -99,6 +99,9 @@ class Game(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
     #: When the game was played (UTC): set up here, or the imported record's ``played_at``.
     played_at: datetime = Field(default_factory=utcnow)
+    #: When the game was removed (a test game, a mistake): it leaves the lists and the stats
+    #: and can be restored for 30 days from the Account page; nothing of it is deleted.
+    removed_at: datetime | None = Field(default=None, nullable=True)
     #: The read-only live link's token ("Show to the table"); None while the link is off.
     live_token: str | None = Field(default=None, max_length=64, unique=True)
     #: A practice game against virtual players: listed apart, never in the players' stats.

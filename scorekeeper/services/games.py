@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import cached_property
 
 from sqlalchemy import update
@@ -312,6 +313,32 @@ def latest_rematch(session: Session, game: Game) -> Game | None:
                                Game.players == game.players, Game.options == game.options, Game.id > game.id)
             .order_by(Game.id.desc()).limit(1))
     return session.exec(stmt).first()
+
+
+RESTORE_DAYS = 30
+
+
+def remove_game(session: Session, game: Game) -> None:
+    """Take ``game`` out of the lists and the stats (``removed_at`` = now); its entries stay.
+    Commits."""
+    game.removed_at = utcnow()
+    session.add(game)
+    session.commit()
+
+
+def restore_game(session: Session, game: Game) -> None:
+    """Put a removed game back in the lists and the stats. Commits."""
+    game.removed_at = None
+    session.add(game)
+    session.commit()
+
+
+def removed_games(session: Session, group_id: int) -> list[Game]:
+    """The group's games removed in the last :data:`RESTORE_DAYS` days, newest removal first."""
+    since = utcnow() - timedelta(days=RESTORE_DAYS)
+    stmt = (select(Game).where(Game.group_id == group_id, Game.removed_at.is_not(None), Game.removed_at >= since)
+            .order_by(Game.removed_at.desc()))
+    return list(session.exec(stmt))
 
 
 def history(session: Session, game: Game) -> list[Entry]:

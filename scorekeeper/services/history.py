@@ -159,7 +159,7 @@ def list_games(session: Session, group_id: int, game: str | None = None, player_
     practice games instead of the real ones (they are listed apart). No replay:
     the list reads the ``finished``/``rounds``/``winners`` columns.
     """
-    stmt = select(Game).where(Game.group_id == group_id, Game.practice.is_(practice))
+    stmt = select(Game).where(Game.group_id == group_id, Game.practice.is_(practice), Game.removed_at.is_(None))
     if game in GAMES:
         stmt = stmt.where(Game.game == game)
     if player_id is not None:
@@ -938,8 +938,8 @@ def player_stats(session: Session, group_id: int, player_id: int | None = None) 
     links = list(session.exec(
         select(GamePlayer.game_id, GamePlayer.player_id, GamePlayer.seat)
         .join(Game, Game.id == GamePlayer.game_id)
-        .where(Game.group_id == group_id, GamePlayer.player_id.in_(list(profiles)),
-               Game.practice.is_(False))))  # practice games never count
+        .where(Game.group_id == group_id, GamePlayer.player_id.in_(list(profiles)), Game.removed_at.is_(None),
+               Game.practice.is_(False))))  # practice and removed games never count
     game_ids = sorted({g for g, _, _ in links})
     games = {}
     for chunk in range(0, len(game_ids), 500):

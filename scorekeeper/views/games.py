@@ -253,6 +253,31 @@ def rematch(game_id: int):
     return redirect(url_for("games.play", game_id=new.id), 303)
 
 
+@bp.route("/<int:game_id>/remove", methods=["GET", "POST"])
+@login_required
+def remove(game_id: int):
+    """Remove a game (a test game, a mistake): asks first; restorable for 30 days from Account."""
+    game = owned(game_id)
+    session = get_session()
+    if request.method == "POST":
+        service.remove_game(session, game)
+        flash(f"Game removed. Restore it from Account within {service.RESTORE_DAYS} days; "
+              "its entries are kept until then.")
+        return redirect(url_for("index"), 303)
+    return render_template("games/remove.html", game=game, players=json.loads(game.players),
+                           spec=find_game(game.game), days=service.RESTORE_DAYS)
+
+
+@bp.route("/<int:game_id>/restore", methods=["POST"])
+@login_required
+def restore(game_id: int):
+    """Put a removed game back in the lists and stats."""
+    game = owned(game_id)
+    service.restore_game(get_session(), game)
+    flash("Game restored.")
+    return redirect(url_for("games.play", game_id=game.id), 303)
+
+
 @bp.route("/<int:game_id>/entries/<int:seq>", methods=["GET", "POST"])
 @login_required
 def correct(game_id: int, seq: int):

@@ -203,5 +203,10 @@ def settings():
             return redirect(url_for("history.settings"), 303)
         error = f"{tz[:64]!r} is not a time zone; choose one from the list, such as Europe/Berlin."
     now = hist.when(datetime.now(timezone.utc), _tz())
+    from ..services import games as service
+    from ..services.groups import current_group
+
+    removed = service.removed_games(get_session(), current_group().id)
     return render_template("history/settings.html", zones=hist.timezones(), current=_tz(), now=now,
-                           error=error), 400 if error else 200
+                           error=error, removed=removed, loads=json.loads, games_registry=GAMES,
+                           days=service.RESTORE_DAYS), 400 if error else 200
