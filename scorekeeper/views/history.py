@@ -174,16 +174,59 @@ def players():
 
 @bp.route("/players/<int:player_id>")
 @login_required
-def player(player_id: int):
-    """One player's figures by game, and their games."""
+def player(player_id: int, error: str | None = None):
+    """One player's figures by game, and their games; rename or merge them."""
     session = get_session()
     profile = hist.get_player(session, current_group().id, player_id)
     if profile is None:
         abort(404)
     stats = hist.player_stats(session, current_group().id, player_id)
     rows, total = hist.list_games(session, current_group().id, player_id=player_id, per_page=10)
+    others = [p for p in hist.known_players(session, current_group().id) if p.id != profile.id]
     return render_template("history/player.html", player=profile, stats=stats[0] if stats else None,
-                           games=rows, total=total, games_registry=GAMES, loads=json.loads)
+                           games=rows, total=total, games_registry=GAMES, loads=json.loads,
+                           others=others, error=error), 400 if error else 200
+
+
+@bp.route("/players/<int:player_id>/rename", methods=["POST"])
+@login_required
+def rename_player(player_id: int):
+    """Rename a player: every game, stat and record shows the new name."""
+    from ..services import players as people
+
+    session = get_session()
+    profile = hist.get_player(session, current_group().id, player_id)
+    if profile is None:
+        abort(404)
+    old = profile.name
+    try:
+        people.rename_player(session, current_group().id, profile, request.form.get("name", ""))
+    except people.NameProblem as err:
+        return player(player_id, error=f"Not renamed: {err}.")
+    flash(f"{old} is now {profile.name} in every game.")
+    return redirect(url_for("history.player", player_id=player_id), 303)
+
+
+@bp.route("/players/<int:player_id>/merge", methods=["POST"])
+@login_required
+def merge_player(player_id: int):
+    """Merge this player into another who is the same person (typed differently)."""
+    from ..services import players as people
+
+    session = get_session()
+    gone = hist.get_player(session, current_group().id, player_id)
+    kept = hist.get_player(session, current_group().id, request.form.get("into", 0, type=int) or 0)
+    if gone is None:
+        abort(404)
+    if kept is None:
+        return player(player_id, error="Not merged: choose the player to merge into.")
+    name, kept_id = gone.name, kept.id
+    try:
+        people.merge_players(session, current_group().id, gone, kept)
+    except people.NameProblem as err:
+        return player(player_id, error=f"Not merged: {err}.")
+    flash(f"{name} merged into {kept.name}.")
+    return redirect(url_for("history.player", player_id=kept_id), 303)
 
 
 @bp.route("/settings", methods=["GET", "POST"])
