@@ -247,7 +247,6 @@ def settings():
         error = f"{tz[:64]!r} is not a time zone; choose one from the list, such as Europe/Berlin."
     now = hist.when(datetime.now(timezone.utc), _tz())
     from ..services import games as service
-    from ..services.groups import current_group
 
     removed = service.removed_games(get_session(), current_group().id)
     return render_template("history/settings.html", zones=hist.timezones(), current=_tz(), now=now,

@@ -263,7 +263,7 @@ def test_game_to_the_end(client, table):
     r = table.challenge("Cat", (1, 3))  # Ben out
     text = text_of(r.data)
     assert "Game over. Cat wins: the last with lives left." in text
-    assert "Final lives: Ann 0, Ben 0, Cat 1." in text
+    assert "Final lives: Cat 1, Ben 0, Ann 0." in text
     assert 'name="type"' not in r.data.decode().split("<h2>Last entries</h2>")[0]
     from scorekeeper.rules import record as records
 
