@@ -254,7 +254,7 @@ class GameSpec:
         """Sort key of ``player`` in a replay ``summary``, best first: the fewest points when
         ``lowest_wins`` (Mitchi 11, Mice and Men 6), else the most lives, then the most bonus
         points (Mia 7, 8); players out of lives rank by when they went out, the last out
-        higher (the round in which they last lost; docs/rules.md Mia 5)."""
+        higher (the round in which they last lost; docs/rules.md §Mia 8)."""
         score = summary["scores"][player]
         if self.lowest_wins:
             return (score,)

@@ -298,7 +298,7 @@ def rematch(session: Session, game: Game, version: int | None, entered_by: int |
     """Start a new game of the same kind with the same players, seat order and options.
 
     Nothing is entered: the new game opens on "Who starts?" (name the starter, or the one-die
-    roll-off the rules give; docs/rules.md, every game's start). The old game's ``version`` is
+    roll-off the rules give; docs/rules.md §Every game). The old game's ``version`` is
     claimed first, so a double tap makes one new game (:class:`Stale` for the second). Flushes
     only: the caller links the seats and commits.
     """
