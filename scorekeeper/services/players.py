@@ -17,6 +17,7 @@ from ..models import Entry, Game, GamePlayer, Player, utcnow
 from ..rules import find_game
 from ..rules import record as records
 from ..rules.base import RecordError
+from ..rules.names import clean_name, name_key
 from ..rules.record import MAX_NAME, check_players
 
 NAME_KEYS = ("player", "owner")  # the entry keys that hold a seat name (docs/game-record.md)
@@ -64,8 +65,8 @@ def rename_player(session: Session, group_id: int, player: Player, name: str) ->
     The name is trimmed; another profile of the group with that name (any case) means the
     two are the same person: merge them instead. Commits.
     """
-    name = (name or "").strip()
-    key = name.casefold()[:40]
+    name = clean_name(name or "")
+    key = name_key(name)
     other = session.exec(select(Player).where(Player.group_id == group_id, Player.name_key == key,
                                               Player.id != player.id)).first()
     if other is not None:
