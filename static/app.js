@@ -65,7 +65,7 @@
   // After an entry, undo or correction: the outcome (the last round's end, a message) and the
   // next action must be in view without scrolling, and read out by the live region.
   function showOutcome(panel) {
-    var live = document.getElementById("live");
+    var live = document.getElementById("outcome");
     if (live) {
       var parts = [];
       panel.querySelectorAll(".news, .msg:not([role=alert]), .now").forEach(function (el) {

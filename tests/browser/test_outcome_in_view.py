@@ -30,7 +30,7 @@ def test_outcome_and_next_action_in_view(page: Page, live_server: str):
     register(page, base)
     set_up(page, base, "mia", ["Ann", "Ben", "Cat", "Dan"], starter=1, lives=1)
     panel = page.locator("#panel")
-    live = page.locator("#live")
+    live = page.locator("#outcome")
     mode(page, "Quick entry")
     # The strip of lives is near the top, above the entry.
     expect(panel.locator(".strip")).to_contain_text("Ann ♥1")

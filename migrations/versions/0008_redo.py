@@ -1,7 +1,7 @@
 """redo: an undone entry Redo may put back
 
 Revision ID: redo
-Revises: name_keys
+Revises: practice
 Create Date: 2026-11-30
 """
 from typing import Sequence, Union
@@ -12,7 +12,7 @@ import sqlmodel.sql.sqltypes  # noqa: F401
 
 
 revision: str = "redo"
-down_revision: Union[str, None] = "name_keys"
+down_revision: Union[str, None] = "practice"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
