@@ -180,6 +180,8 @@ def test_practice_pages_pass_axe_and_fit_a_phone(page: Page, practice_server: st
     for title, label in (("Mitchi", "Point limit"), ("Mia", "Lives"), ("Mice and Men", "Rounds")):
         page.goto(base + "/games/new")
         page.get_by_role("link", name=f"Practice game: {title}").click()
+        page.wait_for_url("**/practice/**")
+        page.wait_for_load_state("load")  # axe on a page still being replaced fails on a null document
         assert_no_violations(page, f"{title} practice setup")
         page.get_by_label("Your name").fill(LONG)
         page.get_by_role("button", name="Start the practice game").click()
