@@ -7,6 +7,8 @@ entry dict of the record format; the rules engine decides if it is legal.
 
 from __future__ import annotations
 
+import re
+
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField
@@ -20,10 +22,26 @@ MAX_DIGITS = 12  # longer numbers are refused before int() (the engine's ranges 
 INT_KEYS = ("die", "rolls", "value", "penalty", "announced")
 DICE_KEYS = ("hand", "cup", "dice")
 TEXT_KEYS = ("type", "player", "owner")
+#: A game version or a database id: what PostgreSQL's ``integer`` holds.
+DB_INT_MAX = 2**31 - 1
+_NUMBER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
 
 
 class BadForm(ValueError):
     """Form data that is not even an entry (a letter where a number goes)."""
+
+
+def parse_number(raw: str, what: str) -> int:
+    """``raw`` (form text: ASCII digits, an optional sign) as an int; raise :class:`BadForm`.
+
+    The text is checked (at most :data:`MAX_DIGITS` digits, no "٣", "1e3" or "²") before
+    ``int()`` ever sees it; the engine checks the range (docs/game-record.md §Ranges).
+    """
+    text = raw.strip() if isinstance(raw, str) else ""
+    if not _NUMBER.fullmatch(text):
+        shown = raw[:10] + ("…" if len(raw) > 10 else "") if isinstance(raw, str) else ""
+        raise BadForm(f"{what} must be a whole number (digits 0-9), not {shown!r}")
+    return int(text)
 
 
 class BoundedIntegerField(IntegerField):
@@ -98,7 +116,7 @@ def rearrange(names: list, starter: str, action: str, max_seats: int,
                 names.append(picked)
     elif action.startswith(("up-", "down-")):
         index = action.split("-", 1)[1]
-        i = int(index) if index.isdigit() else -1
+        i = int(index) if index.isascii() and index.isdigit() and len(index) <= 3 else -1
         j = i - 1 if action.startswith("up-") else i + 1
         if 0 <= i < len(names) and 0 <= j < len(names):
             names[i], names[j] = names[j], names[i]
@@ -113,7 +131,7 @@ def starting_entries(raw_names: list[str], starter: str) -> list[dict]:
     """The entry that names who starts (none for the roll-off); raise :class:`RecordError`."""
     if starter == ROLLOFF:
         return []
-    idx = int(starter) if starter.isdigit() else -1
+    idx = int(starter) if starter.isascii() and starter.isdigit() and len(starter) <= 3 else -1
     if not 0 <= idx < len(raw_names) or not raw_names[idx]:
         raise RecordError("choose who starts: tick “starts” beside a name, or roll for it")
     return [{"type": "start", "player": raw_names[idx]}]
@@ -143,17 +161,13 @@ def entry_from_form(form: MultiDict) -> dict:
         if raw not in (None, "") and len(raw.strip()) > MAX_DIGITS:  # docs/game-record.md §Ranges
             raise BadForm(f"{key} is far too large: every number here is at most {MAX_NUMBER}")
         if raw not in (None, ""):
-            try:
-                entry[key] = int(raw)
-            except ValueError:
-                raise BadForm(f"{key} must be a number, not {raw[:10]!r}") from None
+            entry[key] = parse_number(raw, key)
     for key in DICE_KEYS:
         raws = [form[f"{key}.{i}"] for i in range(4) if f"{key}.{i}" in form] or form.getlist(key)
         if raws:
-            try:
-                entry[key] = [int(r) for r in raws]
-            except ValueError:
-                raise BadForm("choose a face from 1 to 6 for every die") from None
+            if len(raws) > 5 or not all(_NUMBER.fullmatch(r.strip()) for r in raws):
+                raise BadForm("choose a face from 1 to 6 for every die")
+            entry[key] = [int(r) for r in raws]
     if "type" not in entry:
         raise BadForm("the form did not say what kind of entry it is; reload the page")
     return entry
@@ -172,11 +186,19 @@ def prefill(entry: dict) -> dict:
 
 
 def form_version(form: MultiDict) -> int | None:
-    """The game version a form was made for, or None if missing or malformed."""
-    try:
-        return int(form.get("version", ""))
-    except ValueError:
+    """The game version a form was made for, or None if missing, malformed or beyond a database
+    integer (0..2**31-1); None makes the change a stale one (409), never a database error."""
+    raw = (form.get("version") or "").strip()
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 10 or int(raw) > DB_INT_MAX:
         return None
+    return int(raw)
+
+
+def database_id(text: str) -> int | None:
+    """``text`` as a database id (1..2**31-1), or None if it is not one."""
+    if not text.isascii() or not text.isdigit() or len(text) > 10 or not 0 < int(text) <= DB_INT_MAX:
+        return None
+    return int(text)
 
 
 class PracticeForm(FlaskForm):
@@ -192,18 +214,18 @@ class PracticeForm(FlaskForm):
 
 
 class MitchiPracticeForm(PracticeForm):
-    point_limit = IntegerField("Point limit", [InputRequired(), NumberRange(min=1, max=100)], default=5,
+    point_limit = BoundedIntegerField("Point limit", [InputRequired(), NumberRange(min=1, max=100)], default=5,
                                description="The game ends when anyone reaches this many points; fewest "
                                            "win. 25 is usual at the table; 5 makes a short game.")
 
 
 class MiaPracticeForm(PracticeForm):
-    lives = IntegerField("Lives", [InputRequired(), NumberRange(min=1, max=10)], default=3,
+    lives = BoundedIntegerField("Lives", [InputRequired(), NumberRange(min=1, max=10)], default=3,
                          description="Everyone starts with this many lives; the last with lives left wins.")
 
 
 class MiceAndMenPracticeForm(PracticeForm):
-    rounds = IntegerField("Rounds", [InputRequired(), NumberRange(min=1, max=30)], default=5,
+    rounds = BoundedIntegerField("Rounds", [InputRequired(), NumberRange(min=1, max=30)], default=5,
                           description="The game ends after this many rounds; fewest penalty points win.")
 
 

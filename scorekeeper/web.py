@@ -25,7 +25,35 @@ def message_response(message: str, status: int, title: str | None = None):
     return render_template("message.html", title=title or _("Not done"), message=message), status
 
 
+def refuse_bad_input():
+    """Checks every request meets before any view (and before CSRF) reads its body:
+
+    - no route takes JSON: a JSON body (even 100,000 ``[``) is a 415, never parsed;
+    - no text input may hold a NUL character (PostgreSQL cannot store one): 400.
+    Returns a refusal response, or None to go on.
+    """
+    if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.is_json:
+        return message_response("This address takes a form (as the page sends it), not JSON; "
+                                "nothing was saved.", 415, "Not a form")
+    sources = [request.args]
+    if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        sources += [request.form]
+    for source in sources:
+        for key, values in source.lists():
+            if "\x00" in key or any("\x00" in v for v in values):
+                return message_response(
+                    f"The field {key.replace(chr(0), '')[:40]!r} holds a NUL character, which no text "
+                    "here may hold; remove it and send again. Nothing was saved.", 400, "Not saved")
+    for upload in request.files.values() if request.method == "POST" else ():
+        if upload.filename and "\x00" in upload.filename:
+            return message_response("A file name holds a NUL character; rename the file. "
+                                    "Nothing was saved.", 400, "Not saved")
+    return None
+
+
 def init_app(app) -> None:
+    # First of all before_request hooks: nothing else reads a body this refuses.
+    app.before_request(refuse_bad_input)
     csrf.init_app(app)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     app.config.setdefault("COMPRESS_MIN_SIZE", 300)

@@ -156,7 +156,7 @@ def test_csv_one_row_per_player_per_round():
     rows = hist.csv_rows(row(record), summary)
     assert len(rows) == 3 * len(summary["rounds"])
     text = hist.write_csv(rows)
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()
     assert lines[0] == ",".join(hist.CSV_COLUMNS)
     last = [r for r in rows if r["round"] == len(summary["rounds"])]
     assert {r["player"]: r["score_after"] for r in last} == summary["scores"]

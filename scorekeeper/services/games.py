@@ -9,12 +9,13 @@ undone and replaced entries stay, with their status.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from dataclasses import dataclass
-from datetime import timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from functools import cached_property
 
-from sqlalchemy import update
+from sqlalchemy import insert, update
 from sqlmodel import Session, select
 
 from ..models import Entry, Game, User, utcnow
@@ -128,8 +129,26 @@ def _claim(session: Session, game: Game, version: int | None) -> None:
     session.refresh(game)
 
 
-def _mirror(session: Session, game: Game, state: GameState) -> None:
-    """Copy what the lists show (finished, rounds, winners) onto the game row; no commit."""
+def content_hash(game: str, players: list[str], options: dict, entries: list) -> str:
+    """The SHA-256 (64 hex digits) of a game's content: its game, seats, full options and
+    active log, as canonical JSON (``[game, players, options, entries]``, keys sorted, no
+    spaces, ASCII escapes). Two games with the same content have the same hash, whatever
+    the key order or spacing of the record they came from. Stored as ``Game.content_hash``
+    so "is this record already here?" is one indexed look-up. The migration
+    ``content_hash`` fills it with this same formula: keep the two equal.
+    """
+    canonical = json.dumps([game, list(players), options, list(entries)], sort_keys=True,
+                           separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
+def _mirror(session: Session, game: Game, state: GameState, log: list | None = None) -> None:
+    """Copy what the lists show (finished, rounds, winners) and the content hash of the active
+    ``log`` (read from the database when not given) onto the game row; no commit."""
+    if log is None:
+        session.flush()
+        log = [json.loads(e.data) for e in active_entries(session, game)]
+    game.content_hash = content_hash(game.game, json.loads(game.players), json.loads(game.options), log)
     summary = state.summary()
     game.finished = summary["finished"]
     game.rounds = len(summary["rounds"])
@@ -137,9 +156,9 @@ def _mirror(session: Session, game: Game, state: GameState) -> None:
     session.add(game)
 
 
-def _finish(session: Session, game: Game, state: GameState) -> None:
-    """Mirror the state onto the game row and commit the change."""
-    _mirror(session, game, state)
+def _finish(session: Session, game: Game, state: GameState, log: list) -> None:
+    """Mirror the state (and the hash of the active ``log``) onto the game row and commit."""
+    _mirror(session, game, state, log)
     session.commit()
 
 
@@ -159,9 +178,65 @@ def create_game(session: Session, group_id: int, name: str, players: list[str], 
     session.flush()
     for seq, entry in enumerate(record["entries"], start=1):
         session.add(Entry(game_id=game.id, seq=seq, data=json.dumps(entry), entered_by=entered_by))
-    _mirror(session, game, state)
+    _mirror(session, game, state, record["entries"])
     session.flush()
     return game
+
+
+@dataclass
+class NewGame:
+    """A checked game ready to store (an imported record): its game, seats, full options,
+    log, replayed ``state``, ``played_at`` (None: now) and ``history``: ``[(seq, status,
+    entry, at or None)]`` of undone and replaced entries."""
+
+    name: str
+    players: list[str]
+    options: dict
+    entries: list[dict]
+    state: GameState
+    played_at: datetime | None = None
+    history: list[tuple] = field(default_factory=list)
+
+    @property
+    def content_hash(self) -> str:
+        return content_hash(self.name, self.players, self.options, self.entries)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state.summary()["finished"])
+
+
+def insert_games(session: Session, group_id: int, games: list[NewGame]) -> list[int]:
+    """Store many checked games at once: the same rows as :func:`create_game` (game row with
+    its mirrored figures and content hash, log entries) plus each one's history, in a few
+    bulk inserts instead of an ORM flush per game. Returns the new ids in order. Only
+    flushes: the caller commits (with the seats) or rolls back. Keep it in step with
+    :func:`create_game` when that one starts writing more rows.
+    """
+    if not games:
+        return []
+    now = utcnow()
+    rows = []
+    for g in games:
+        summary = g.state.summary()
+        rows.append({"group_id": group_id, "game": g.name, "players": json.dumps(g.players),
+                     "options": json.dumps(g.options), "version": 0, "finished": bool(summary["finished"]),
+                     "rounds": len(summary["rounds"]), "winners": json.dumps(list(summary["winners"])),
+                     "created_at": now, "updated_at": now, "played_at": g.played_at or now,
+                     "content_hash": g.content_hash})
+    ids: list[int] = []
+    for start in range(0, len(rows), 500):
+        ids += session.execute(insert(Game).returning(Game.id, sort_by_parameter_order=True),
+                               rows[start:start + 500]).scalars().all()
+    entries = []
+    for game_id, g in zip(ids, games):
+        entries += [{"game_id": game_id, "seq": seq, "data": json.dumps(e), "status": "active",
+                     "created_at": now} for seq, e in enumerate(g.entries, start=1)]
+        entries += [{"game_id": game_id, "seq": seq, "data": json.dumps(e), "status": status,
+                     "created_at": at or now} for seq, status, e, at in g.history]
+    if entries:
+        session.execute(insert(Entry), entries)
+    return ids
 
 
 def add_entry(session: Session, game: Game, entry: dict, version: int | None,
@@ -188,7 +263,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     _forget_redo(session, game)
     row = Entry(game_id=game.id, seq=len(log) + 1, data=json.dumps(entry), entered_by=entered_by)
     session.add(row)
-    _finish(session, game, state)
+    _finish(session, game, state, log + [entry])
     return Loaded(game, entries + [row], state)
 
 
@@ -204,8 +279,9 @@ def undo(session: Session, game: Game, version: int | None) -> Loaded:
     undone.redoable = True
     session.add(undone)
     entries = entries[:-1]
-    state = replay(game, [json.loads(e.data) for e in entries])
-    _finish(session, game, state)
+    log = [json.loads(e.data) for e in entries]
+    state = replay(game, log)
+    _finish(session, game, state, log)
     return Loaded(game, entries, state, json.loads(undone.data))
 
 
@@ -226,7 +302,8 @@ def redo(session: Session, game: Game, version: int | None) -> Loaded:
         raise Refused("there is nothing to redo: Redo puts back the last undone entry "
                       "only while nothing else was entered or corrected since")
     entry = json.loads(old.data)
-    state = replay(game, [json.loads(e.data) for e in entries])
+    log = [json.loads(e.data) for e in entries]
+    state = replay(game, log)
     try:
         state.apply(entry)
     except IllegalEntry as err:  # checked like any entry, though the log is the one it was undone from
@@ -240,7 +317,7 @@ def redo(session: Session, game: Game, version: int | None) -> Loaded:
     session.flush()
     entries = entries + [row]
     following = redo_candidate(session, game, len(entries))
-    _finish(session, game, state)
+    _finish(session, game, state, log + [entry])
     return Loaded(game, entries, state, json.loads(following.data) if following is not None else None)
 
 
@@ -280,7 +357,7 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
     old.replaced_by_id = row.id
     session.add(old)
     entries[seq - 1] = row
-    _finish(session, game, state)
+    _finish(session, game, state, new_log)
     return Loaded(game, entries, state)
 
 

@@ -23,9 +23,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import threading
+import lzma
 import re
+import threading
 import zipfile
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -33,10 +35,11 @@ from functools import lru_cache
 from html import escape
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import insert, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, func, select
 
-from ..models import Entry, Game, GamePlayer, Player, utcnow
+from ..models import Entry, Game, GamePlayer, Group, Player, utcnow
 from ..rules import GAMES, find_game
 from ..rules.names import clean_name, name_key
 from ..rules.base import parse_options
@@ -84,7 +87,12 @@ def local_time(moment: datetime, tz: str) -> datetime:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     zone = ZoneInfo(tz) if valid_timezone(tz) else ZoneInfo("UTC")
-    return moment.astimezone(zone)
+    try:
+        return moment.astimezone(zone)
+    except (OverflowError, ValueError, OSError):
+        # A moment at the very ends of the calendar (year 1 or 9999) cannot be moved into some
+        # zones: it is shown in UTC rather than failing the page.
+        return moment.astimezone(timezone.utc)
 
 
 def when(moment: datetime, tz: str) -> str:
@@ -613,12 +621,27 @@ def _csv_cells(game: str, rnd: dict, p: str, options: dict) -> tuple[str, str]:
     return action, "; ".join(moves + [f"showed {s}" for s in shown])
 
 
+#: A text cell starting with one of these is read as a formula by spreadsheet programs.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+BOM = "\ufeff"
+
+
+def csv_cell(value):
+    """A cell made safe for spreadsheets: text starting with ``= + - @``, a tab or a carriage
+    return gets a leading ``'`` (shown as text, never run as a formula). Numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def write_csv(rows: list[dict]) -> str:
-    """CSV text (header line first, CRLF line ends as the csv module writes them)."""
+    """CSV text: a UTF-8 byte order mark (so spreadsheet programs read "Jörg" right), the header
+    line, then the rows, every text cell passed through :func:`csv_cell`; CRLF line ends."""
     buf = io.StringIO()
+    buf.write(BOM)
     writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS)
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
     return buf.getvalue()
 
 
@@ -682,9 +705,27 @@ class Incoming:
     record: dict
     played_at: datetime | None
     history: list[dict]
+    new_game: service.NewGame
+
+    @property
+    def content_hash(self) -> str:
+        return self.new_game.content_hash
 
 
 MAX_IMPORT = 2000
+
+#: The times a record may carry (``played_at``, a history item's ``at``): years 1970 to 2100.
+#: Anything outside is a typo or an attack, and could not be shown in every time zone.
+EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
+LATEST = datetime(2101, 1, 1, tzinfo=timezone.utc)
+#: Every number in a record (entries, options, history): as in a form, at most 9 digits.
+RECORD_INT_MAX = 999_999_999
+_HISTORY_INT_KEYS = ("die", "rolls", "value", "penalty", "announced")
+_HISTORY_DICE_KEYS = ("hand", "cup", "dice")
+
+
+class ImportBusy(ImportProblem):
+    """Another load for the same account is being stored right now; try again."""
 
 
 #: Limits on an uploaded zip, so a small file cannot unpack into gigabytes.
@@ -694,6 +735,30 @@ ZIP_MAX_FILES = 2000
 
 def _read_zip(name: str, data: bytes) -> list[tuple[str, object]]:
     """The records in an export zip (its ``games.json``, else every ``*.json``)."""
+    try:
+        return _read_zip_members(name, data)
+    except ImportProblem:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, NotImplementedError, EOFError,
+            OSError, UnicodeDecodeError, ValueError, zlib.error, lzma.LZMAError) as err:
+        # RuntimeError: an encrypted member; NotImplementedError: an unknown compression;
+        # zlib/lzma errors and a bad CRC: corrupt data; UnicodeDecodeError: a member name
+        # marked UTF-8 that is not.
+        raise ImportProblem(f"{name}: a zip member cannot be read ({_zip_reason(err)}); "
+                            "load the export zip as it was downloaded, or the .json records in it") from None
+
+
+def _zip_reason(err: Exception) -> str:
+    if isinstance(err, RuntimeError) and "encrypt" in str(err).lower():
+        return "it is encrypted with a password"
+    if isinstance(err, UnicodeDecodeError):
+        return "a file name in it is not valid UTF-8"
+    if isinstance(err, NotImplementedError):
+        return "it uses a compression this app does not read"
+    return "the file is damaged"
+
+
+def _read_zip_members(name: str, data: bytes) -> list[tuple[str, object]]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             infos = z.infolist()
@@ -736,62 +801,179 @@ def read_upload(filename: str, data: bytes, inside_zip: bool = False) -> list[tu
     return [(name, doc)]
 
 
+def _check_values(label: str, record) -> None:
+    """Every value of a record, however deep: no text with a NUL character (no database
+    column may hold one), no number beyond :data:`RECORD_INT_MAX` either way. Raise
+    :class:`ImportProblem`."""
+    todo = [record]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, dict):
+            todo.extend(value.keys())
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+        elif isinstance(value, str):
+            if "\x00" in value:
+                raise ImportProblem(f"{label}: record: the text {value.replace(chr(0), '')[:30]!r} holds a "
+                                    "NUL character, which no text here may hold")
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > RECORD_INT_MAX:
+            raise ImportProblem(f"{label}: record: the number {str(value)[:12]}… is out of range; every "
+                                f"number in a record is between -{RECORD_INT_MAX:,} and {RECORD_INT_MAX:,}")
+
+
+def parse_time(label: str, what: str, text) -> datetime:
+    """``text`` (ISO 8601; no zone means UTC) as an aware time in years 1970..2100; raise
+    :class:`ImportProblem` naming ``what`` and the valid range."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise ImportProblem(f"{label}: {what} must be an ISO 8601 time such as "
+                            f"2026-11-28T20:15:00+00:00, not {str(text)[:40]!r}") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    try:
+        ok = EARLIEST <= moment < LATEST
+    except (OverflowError, ValueError):
+        ok = False
+    if not ok:
+        raise ImportProblem(f"{label}: {what} {str(text)[:40]!r} is out of range; a time must be "
+                            f"in the years 1970 to 2100")
+    return moment
+
+
+def _check_history(label: str, history, players: tuple[str, ...], log_length: int) -> list[dict]:
+    """The record's ``history`` checked item by item: ``{"seq", "status", "entry"[, "at"]}`` with
+    ``seq`` a position the log can have had (1 .. entries + history items), ``status``
+    ``undone``, ``redone`` or ``replaced``, ``entry`` an entry object (a ``type``, a seated ``player``,
+    whole numbers and dice faces 1..6 where it has them), ``at`` an ISO time in 1970..2100.
+    Raise :class:`ImportProblem` naming the item."""
+    if history is None:
+        return []
+    if not isinstance(history, list):
+        raise ImportProblem(f"{label}: history must be a list of {{seq, status, entry, at}} objects")
+    top = log_length + len(history)
+    for i, h in enumerate(history, start=1):
+        where = f"{label}: history item {i}"
+        if not isinstance(h, dict):
+            raise ImportProblem(f"{where} must be an object {{seq, status, entry, at}}")
+        seq = h.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= max(top, 1):
+            raise ImportProblem(f"{where}: seq must be a whole number from 1 to {top} (a position in "
+                                f"the log), not {str(seq)[:20]!r}")
+        if h.get("status") not in ("undone", "redone", "replaced"):
+            raise ImportProblem(f"{where}: status must be undone, redone or replaced, "
+                                f"not {str(h.get('status'))[:20]!r}")
+        entry = h.get("entry")
+        if not isinstance(entry, dict) or not isinstance(entry.get("type"), str) or not entry["type"]:
+            raise ImportProblem(f"{where}: entry must be an entry object with a type")
+        for key in ("player", "owner"):
+            if key in entry and entry[key] not in players:
+                raise ImportProblem(f"{where}: {key} {str(entry[key])[:40]!r} is not a player of this game")
+        for key in _HISTORY_INT_KEYS:
+            if key in entry and (not isinstance(entry[key], int) or isinstance(entry[key], bool)):
+                raise ImportProblem(f"{where}: {key} must be a whole number, not {str(entry[key])[:20]!r}")
+        for key in _HISTORY_DICE_KEYS:
+            if key in entry and (not isinstance(entry[key], list) or not 1 <= len(entry[key]) <= 5 or not all(
+                    isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in entry[key])):
+                raise ImportProblem(f"{where}: {key} must be a list of dice faces from 1 to 6")
+        if h.get("at") is not None:
+            parse_time(label, f"history item {i}'s time", h["at"])
+    return history
+
+
 def check_incoming(label: str, record) -> Incoming:
     """Replay one record completely and check its extras; raise :class:`ImportProblem`
-    ("<label>: entry 7: ..." or "<label>: record: ...")."""
+    ("<label>: entry 7: ..." or "<label>: record: ...").
+
+    Beyond the rules: no NUL in any text, every number within +-:data:`RECORD_INT_MAX`,
+    ``played_at`` in the years 1970..2100, ``history`` items as :func:`_check_history` says.
+    """
+    _check_values(label, record)
     try:
-        records.build(record)
+        header = records.load_header(record)
+        state = records.build(record)
     except records.ReplayError as err:
         raise ImportProblem(f"{label}: {err}") from None
     played = record.get("played_at")
-    played_at = None
-    if played is not None:
-        try:
-            played_at = datetime.fromisoformat(played)
-        except (TypeError, ValueError):
-            raise ImportProblem(f"{label}: played_at must be an ISO 8601 time such as "
-                                f"2026-11-28T20:15:00+00:00, not {str(played)[:40]!r}") from None
-        if played_at.tzinfo is None:
-            played_at = played_at.replace(tzinfo=timezone.utc)
-    history = record.get("history") or []
-    if not isinstance(history, list) or not all(
-            isinstance(h, dict) and isinstance(h.get("seq"), int) and h.get("status") in ("undone", "redone", "replaced")
-            and isinstance(h.get("entry"), dict) for h in history):
-        raise ImportProblem(f"{label}: history must be a list of {{seq, status (undone, redone or replaced), "
-                            f"entry, at}} objects")
-    for h in history:
-        try:
-            datetime.fromisoformat(h["at"]) if h.get("at") else None
-        except (TypeError, ValueError):
-            raise ImportProblem(f"{label}: history time {str(h.get('at'))[:40]!r} is not ISO 8601") from None
-    return Incoming(label, record, played_at, history)
+    played_at = parse_time(label, "played_at", played) if played is not None else None
+    entries = service.plain_entries(record.get("entries", []))
+    history = _check_history(label, record.get("history"), header.players, len(entries))
+    others = [(h["seq"], h["status"], service.plain_entries([h["entry"]])[0],
+               parse_time(label, "history time", h["at"]) if h.get("at") is not None else None)
+              for h in history]
+    new_game = service.NewGame(header.spec.name, list(header.players), header.options, entries, state,
+                               played_at, others)
+    return Incoming(label, record, played_at, history, new_game)
 
 
-def already_stored(session: Session, group_id: int, record: dict) -> bool:
-    """True when the group has a game with the same game, seats, options and log."""
-    from ..rules import record as records
+def already_stored(session: Session, group_id: int, hashes: list[str]) -> set[str]:
+    """Which of the content ``hashes`` (:func:`services.games.content_hash`) the group's games
+    already have: one indexed query per 500 hashes, whatever the number of games."""
+    found: set[str] = set()
+    unique = sorted(set(hashes))
+    for start in range(0, len(unique), 500):
+        found.update(session.exec(select(Game.content_hash).where(
+            Game.group_id == group_id, Game.content_hash.in_(unique[start:start + 500]))))
+    return found
 
-    header = records.load_header(record)
-    same = session.exec(select(Game).where(Game.group_id == group_id, Game.game == header.spec.name,
-                                           Game.players == json.dumps(list(header.players)))).all()
-    for game in same:
-        if json.loads(game.options) != header.options:
-            continue
-        log = [json.loads(e.data) for e in service.active_entries(session, game)]
-        if log == service.plain_entries(record.get("entries", [])):
-            return True
-    return False
+
+def lock_group(session: Session, group_id: int) -> None:
+    """Take the group's row lock until the transaction ends, so two loads for one group are
+    stored one after the other: the second sees the first's games as already here
+    (PostgreSQL: a row lock; SQLite: the database's write lock, waited for up to its busy
+    timeout). Raise :class:`ImportBusy` when the wait runs out."""
+    try:
+        session.execute(update(Group).where(Group.id == group_id).values(timezone=Group.timezone))
+    except OperationalError:
+        session.rollback()
+        raise ImportBusy("another load of game records for this group is being stored right now; "
+                         "nothing was loaded: load the file again in a moment") from None
+
+
+def link_many(session: Session, group_id: int, seats: list[tuple[int, list[str]]]) -> None:
+    """:func:`link_players` for many games at once (``[(game_id, names in seat order)]``): one
+    query per 500 names for the known profiles, one flush for the new ones, one insert for
+    all the seats. Flushes only. Raises ``IntegrityError`` as :func:`link_players` does."""
+    keys = sorted({name_key(n) for _, names in seats for n in names})
+    found: dict[str, Player] = {}
+    for start in range(0, len(keys), 500):
+        for p in session.exec(select(Player).where(Player.group_id == group_id,
+                                                   Player.name_key.in_(keys[start:start + 500]))):
+            found[p.name_key] = p
+    for _, names in seats:
+        for name in names:
+            key = name_key(name)
+            if key not in found:
+                found[key] = Player(group_id=group_id, name=clean_name(name), name_key=key)
+                session.add(found[key])
+    session.flush()
+    rows = [{"game_id": game_id, "player_id": found[name_key(n)].id, "seat": seat}
+            for game_id, names in seats for seat, n in enumerate(names)]
+    if rows:
+        session.execute(insert(GamePlayer), rows)
+
+
+@dataclass
+class Loaded:
+    """A game an import stored: its id and whether it is finished (where to open it)."""
+
+    id: int
+    finished: bool
 
 
 def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]],
-                 skipped: list[str] | None = None) -> list[Game]:
+                 skipped: list[str] | None = None) -> list[Loaded]:
     """Add every record in ``files`` (``[(filename, bytes)]``) as a new game of the group.
 
     All or nothing: every record is read and replayed before any is stored; the
     first problem raises :class:`ImportProblem` and nothing is stored. Each game
     keeps its ``played_at`` and ``history`` and is linked to player profiles.
-    A record the group already has (same game, seats, options and log) is not
-    stored again; its label is appended to ``skipped``.
+    A record the group already has (same game, seats, options and log: the same
+    content hash), or one given twice, is not stored again; its label is appended to
+    ``skipped``. Loads for one group are stored one at a time (:func:`lock_group`), so
+    simultaneous uploads of one record make one game. Cost: one replay per record, one
+    indexed look-up per 500 records, and a few bulk inserts (2,000 records: seconds).
     """
     if not files:
         raise ImportProblem("choose one or more game record files (.json, or a zip from the export)")
@@ -799,41 +981,32 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     if len(found) > MAX_IMPORT:
         raise ImportProblem(f"{len(found)} records at once is too many; load at most {MAX_IMPORT}")
     checked = [check_incoming(label, record) for label, record in found]
-    fresh, seen = [], set()
-    for inc in checked:
-        r = inc.record
-        key = json.dumps([r.get("game"), r.get("players"), r.get("options") or {}, r.get("entries", [])],
-                         sort_keys=True)
-        if key not in seen and not already_stored(session, group_id, r):
-            fresh.append(inc)
-        seen.add(key)
-    if skipped is not None:
-        kept = {id(inc) for inc in fresh}
-        skipped.extend(inc.source for inc in checked if id(inc) not in kept)
-    checked = fresh
-    games = []
+    lock_group(session, group_id)
     try:
+        seen = already_stored(session, group_id, [inc.content_hash for inc in checked])
+        fresh = []
         for inc in checked:
-            game = service.import_record(session, group_id, inc.record)
-            if inc.played_at is not None:
-                game.played_at = inc.played_at
-            for h in inc.history:
-                at = datetime.fromisoformat(h["at"]) if h.get("at") else utcnow()
-                session.add(Entry(game_id=game.id, seq=h["seq"], data=json.dumps(service.plain_entries([h["entry"]])[0]),
-                                  status=h["status"],
-                                  created_at=at if at.tzinfo else at.replace(tzinfo=timezone.utc)))
-            session.add(game)
-            link_players(session, group_id, game)
-            games.append(game)
+            if inc.content_hash in seen:
+                if skipped is not None:
+                    skipped.append(inc.source)
+                continue
+            seen.add(inc.content_hash)
+            fresh.append(inc)
+        ids = service.insert_games(session, group_id, [inc.new_game for inc in fresh])
+        link_many(session, group_id, [(gid, inc.new_game.players) for gid, inc in zip(ids, fresh)])
         session.commit()  # all the games, with their seats, or none
     except IntegrityError:
         session.rollback()
         raise ImportProblem("another phone added the same players at the same moment; "
                             "nothing was loaded, load the file again") from None
+    except OperationalError:
+        session.rollback()
+        raise ImportBusy("the database was busy with another change for too long; nothing was loaded: "
+                         "load the file again in a moment") from None
     except Exception:
         session.rollback()
         raise
-    return games
+    return [Loaded(gid, inc.new_game.finished) for gid, inc in zip(ids, fresh)]
 
 
 # --- player stats ---------------------------------------------------------------------

@@ -73,8 +73,9 @@ def setup(name: str):
     if request.method == "POST" and action != "create":
         # A seat button: answer with the same form, the seats rearranged.
         picked = None
-        if action.startswith("pick-") and action[5:].isdigit():
-            profile = history.get_player(get_session(), group.id, int(action[5:]))
+        pick_id = forms.database_id(action[5:]) if action.startswith("pick-") else None
+        if pick_id is not None:
+            profile = history.get_player(get_session(), group.id, pick_id)
             picked = profile.name if profile else None
         names, starter = forms.rearrange(form.players.data or [], request.form.get("starter", "0"), action,
                                          max_seats, picked)

@@ -13,6 +13,7 @@ from ..db import get_session
 from ..rules import GAMES
 from ..services import history as hist
 from ..services.groups import current_group
+from ..web import limiter
 from .games import owned
 
 bp = Blueprint("history", __name__)
@@ -134,12 +135,29 @@ def export():
                     headers={"Content-Disposition": f'attachment; filename="games-{stamp}.json"'})
 
 
+#: Loads per account (flask-limiter syntax); ``IMPORT_RATE_LIMIT`` in the config overrides it.
+IMPORT_RATE_LIMIT = "10 per minute"
+
+
+def _import_limit() -> str:
+    return current_app.config.get("IMPORT_RATE_LIMIT", IMPORT_RATE_LIMIT)
+
+
+def _account_key() -> str:
+    """The rate-limit key of a load: the signed-in account (not the address, which a whole
+    table behind one router shares)."""
+    return f"account:{current_user.get_id()}" if current_user.is_authenticated else "anonymous"
+
+
 @bp.route("/import", methods=["GET", "POST"])
 @login_required
+@limiter.limit(_import_limit, key_func=_account_key, methods=["POST"])
 def import_games():
     """Add games from record files (one record, a list of records, or an export zip; several
-    files at once). A bad file stores nothing and says what is wrong."""
-    error = None
+    files at once). A bad file stores nothing and says what is wrong (400); a load racing
+    another load of the same group that cannot wait answers 409. At most
+    :data:`IMPORT_RATE_LIMIT` loads per account (429 beyond)."""
+    error, status = None, 200
     if request.method == "POST":
         files = [(f.filename, f.read()) for f in request.files.getlist("records") if f and f.filename]
         session = get_session()
@@ -149,9 +167,11 @@ def import_games():
         except hist.ImportProblem as err:
             session.rollback()
             error = f"Nothing was loaded. {err}"
+            status = 409 if isinstance(err, hist.ImportBusy) else 400
         else:
             if skipped:
-                flash(f"Already here, not loaded again: {', '.join(skipped)}.")
+                more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+                flash(f"Already here, not loaded again: {', '.join(skipped[:5])}{more}.")
             if not games:
                 return redirect(url_for("index"), 303)
             if len(games) == 1:
@@ -161,7 +181,7 @@ def import_games():
                 return redirect(url_for(endpoint, game_id=games[0].id), 303)
             flash(f"{len(games)} games loaded.")
             return redirect(url_for("index"), 303)
-    return render_template("history/import.html", error=error), 400 if error else 200
+    return render_template("history/import.html", error=error), status
 
 
 @bp.route("/players")

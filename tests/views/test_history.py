@@ -90,7 +90,8 @@ def test_csv_content(client, auth):
     gid = game_ids(client)[0]
     r = client.get(f"/games/{gid}.csv")
     assert r.mimetype == "text/csv" and "attachment" in r.headers["Content-Disposition"]
-    lines = r.data.decode().splitlines()
+    assert r.data.startswith(b"\xef\xbb\xbf")  # UTF-8 byte order mark
+    lines = r.data.decode("utf-8-sig").splitlines()
     assert lines[0] == "game_id,game,played_at,round,seat,player,action,detail,change,score_after"
     assert len(lines) == 1 + 3 * 3
     last = lines[-3:]
@@ -153,7 +154,7 @@ def test_export_zip_holds_records_and_csv(client, auth):
     r = client.get("/export?format=zip")
     z = zipfile.ZipFile(io.BytesIO(r.data))
     assert len(json.loads(z.read("games.json"))) == 2
-    assert z.read("games.csv").decode().startswith("game_id,game,")
+    assert z.read("games.csv").decode().startswith("\ufeffgame_id,game,")
     assert len([n for n in z.namelist() if n.startswith("records/")]) == 2
     # The zip loads back as it is, into another account; into the same one it adds nothing.
     files = {"records": [(io.BytesIO(r.data), "games.zip")]}

@@ -74,7 +74,7 @@ def test_bad_form_data(client, game):
     assert r.status_code == 422
     r = client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "player": "Ann",
                                                     "hand.0": "3", "hand.1": "1", "rolls": "two"}, headers=HX)
-    assert r.status_code == 422 and "rolls must be a number" in messages(r.data)[0]
+    assert r.status_code == 422 and "rolls must be a whole number" in messages(r.data)[0]
 
 
 def test_double_tap_records_once(client, game):

@@ -76,7 +76,7 @@ def test_a_zip_that_unpacks_too_big_is_refused(client, auth):
 
 
 def test_import_is_all_or_nothing_when_the_database_fails(app, client, auth, monkeypatch):
-    """A failure while storing the second record leaves neither game behind."""
+    """A failure after the games' rows were written (linking the seats) leaves no game behind."""
     from scorekeeper.services import history
 
     auth.register()
@@ -84,20 +84,20 @@ def test_import_is_all_or_nothing_when_the_database_fails(app, client, auth, mon
              "entries": [{"type": "start", "player": "A"}]}
     second = {"format": 1, "game": "mia", "players": ["A", "B", "C"], "options": {},
               "entries": [{"type": "start", "player": "B"}]}
-    real = history.link_players
+    real = history.link_many
     calls = []
 
-    def failing(session, owner_id, game):
-        calls.append(game.game)
-        if len(calls) == 2:
-            raise RuntimeError("the disk is full")
-        return real(session, owner_id, game)
+    def failing(session, group_id, seats):
+        real(session, group_id, seats[:1])
+        session.flush()
+        calls.append(len(seats))
+        raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(history, "link_players", failing)
+    monkeypatch.setattr(history, "link_many", failing)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     r = client.post("/import", data={"records": [(io.BytesIO(json.dumps([first, second]).encode()), "two.json")]},
                     content_type="multipart/form-data")
-    assert r.status_code == 500
+    assert r.status_code == 500 and calls == [2]
     with Session(app.extensions["scorekeeper.engine"]) as s:
         assert s.exec(select(Game)).all() == []
 

@@ -1,0 +1,355 @@
+"""Inputs that were once stored and then broke a page, or answered 500: each is refused at the
+door with a clear 4xx that changes nothing, and every value that is accepted renders everywhere
+(issue 11, "Accepted once, broken forever"; CSV cells)."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+import struct
+import zipfile
+from datetime import datetime, timezone
+
+import pytest
+from sqlmodel import Session, select
+
+from scorekeeper.models import Entry, Game, Player
+from scorekeeper.rules.base import MAX_NUMBER
+from scorekeeper.services import history as hist
+
+from ..conftest import HX, messages, new_game
+from .test_history import game_ids, set_played_at, upload
+
+
+def record(players=("Ann", "Ben", "Cat"), game="mitchi", **extra) -> dict:
+    doc = {"format": 1, "game": game, "players": list(players), "options": {},
+           "entries": [{"type": "start", "player": players[0]}]}
+    doc.update(extra)
+    return doc
+
+
+def stored(app) -> tuple[int, int, int]:
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        return (len(s.exec(select(Game)).all()), len(s.exec(select(Entry)).all()),
+                len(s.exec(select(Player)).all()))
+
+
+# --- CSV ------------------------------------------------------------------------------------
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(client, auth):
+    auth.register()
+    names = ["=1+2", "Jörg", "@cmd", "+Ann", "-Ben", "\tTab"]
+    doc = {"format": 1, "game": "mitchi", "players": ["=1+2", "Jörg", "@cmd"], "options": {"point_limit": 1},
+           "entries": [{"type": "start", "player": "=1+2"},
+                       {"type": "turn", "player": "=1+2", "hand": [6, 5], "rolls": 1},
+                       {"type": "turn", "player": "Jörg", "hand": [2, 1], "rolls": 1},
+                       {"type": "turn", "player": "@cmd", "hand": [4, 1], "rolls": 1}]}
+    assert upload(client, doc).status_code == 303
+    gid = game_ids(client)[0]
+    body = client.get(f"/games/{gid}.csv").data
+    assert body.startswith(b"\xef\xbb\xbf")  # a UTF-8 BOM: "Jörg" reads right in a spreadsheet
+    text = body.decode("utf-8")
+    assert ",'=1+2," in text and ",=1+2," not in text
+    assert ",'@cmd," in text and ",Jörg," in text
+    # Numbers stay numbers (a change of -3 is not a formula).
+    assert hist.csv_cell(-3) == -3
+    assert [hist.csv_cell(n) for n in names] == ["'=1+2", "Jörg", "'@cmd", "'+Ann", "'-Ben", "'\tTab"]
+    assert hist.csv_cell("\rx") == "'\rx"
+    # The export zip's CSV too.
+    z = zipfile.ZipFile(io.BytesIO(client.get("/export?format=zip").data))
+    csv_text = z.read("games.csv")
+    assert csv_text.startswith(b"\xef\xbb\xbf") and b",'=1+2," in csv_text and "Jörg".encode() in csv_text
+
+
+def test_import_never_reads_the_csv(app, client, auth):
+    auth.register()
+    upload(client, record())
+    data = client.get("/export?format=zip").data
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name in src.namelist():
+            z.writestr(name, b"=garbage\x00,\xff\n" if name == "games.csv" else src.read(name))
+    auth.logout()
+    auth.register("bob")
+    r = client.post("/import", data={"records": [(io.BytesIO(out.getvalue()), "games.zip")]},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303 and stored(app)[0] == 2
+
+
+# --- times ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("played", ["1969-12-31T23:59:59+00:00", "2101-01-01T00:00:00+00:00",
+                                    "9999-12-31T23:59:59", "0001-01-01T00:00:00+14:00",
+                                    "2100-12-31T23:00:00-05:00"])
+def test_played_at_outside_1970_to_2100_is_refused(app, client, auth, played):
+    auth.register()
+    r = upload(client, record(played_at=played))
+    assert r.status_code == 400 and "in the years 1970 to 2100" in r.data.decode()
+    assert stored(app)[0] == 0
+
+
+@pytest.mark.parametrize("played", ["1970-01-01T00:00:00+00:00", "2100-12-31T23:59:59+00:00",
+                                    "1970-01-01T14:00:00+14:00"])
+def test_played_at_at_the_ends_of_the_range_is_accepted_and_renders(client, auth, played):
+    auth.register()
+    assert upload(client, record(played_at=played)).status_code == 303
+    for tz in ("Pacific/Kiritimati", "Etc/GMT+12", "UTC"):
+        assert client.post("/settings", data={"timezone": tz}).status_code == 303
+        assert client.get("/").status_code == 200
+
+
+def test_the_list_renders_in_every_zone_whatever_time_is_stored(app, client, auth):
+    """Even a time no record may carry any more (stored before the check): shown, never a 500."""
+    auth.register()
+    gid = new_game(client)
+    extremes = (datetime(1, 1, 1, tzinfo=timezone.utc), datetime(9999, 12, 31, 23, 59, tzinfo=timezone.utc))
+    for moment in extremes:
+        for zone in hist.timezones():
+            hist.when(moment, zone)  # every zone the settings page offers
+        set_played_at(app, gid, moment)
+        for tz in ("Pacific/Kiritimati", "Etc/GMT+12", "America/St_Johns", "UTC"):
+            client.post("/settings", data={"timezone": tz})
+            assert client.get("/").status_code == 200
+            assert client.get(f"/games/{gid}/summary").status_code == 200
+
+
+# --- history items ------------------------------------------------------------------------------
+
+GOOD_ITEM = {"seq": 2, "status": "undone", "entry": {"type": "turn", "player": "Ann", "hand": [6, 5], "rolls": 1},
+             "at": "2026-11-28T20:15:00+00:00"}
+
+
+@pytest.mark.parametrize("item, says", [
+    ("nope", "must be an object"),
+    ({**GOOD_ITEM, "seq": 0}, "seq must be a whole number from 1 to 2"),
+    ({**GOOD_ITEM, "seq": 3}, "seq must be a whole number from 1 to 2"),
+    ({**GOOD_ITEM, "seq": 2**70}, "out of range"),
+    ({**GOOD_ITEM, "seq": "2"}, "seq must be a whole number"),
+    ({**GOOD_ITEM, "seq": True}, "seq must be a whole number"),
+    ({**GOOD_ITEM, "status": "active"}, "status must be undone or replaced"),
+    ({**GOOD_ITEM, "entry": [1]}, "entry must be an entry object"),
+    ({**GOOD_ITEM, "entry": {"player": "Ann"}}, "entry must be an entry object with a type"),
+    ({**GOOD_ITEM, "entry": {"type": "turn", "player": "Zed"}}, "player 'Zed' is not a player"),
+    ({**GOOD_ITEM, "entry": {"type": "turn", "player": "Ann", "hand": 65}}, "dice faces from 1 to 6"),
+    ({**GOOD_ITEM, "entry": {"type": "turn", "player": "Ann", "hand": [6, 9]}}, "dice faces from 1 to 6"),
+    ({**GOOD_ITEM, "entry": {"type": "turn", "player": "Ann", "rolls": "1"}}, "rolls must be a whole number"),
+    ({**GOOD_ITEM, "at": "yesterday"}, "must be an ISO 8601 time"),
+    ({**GOOD_ITEM, "at": "3000-01-01T00:00:00"}, "in the years 1970 to 2100"),
+])
+def test_history_items_are_checked(app, client, auth, item, says):
+    auth.register()
+    r = upload(client, record(history=[item]))
+    assert r.status_code == 400 and says in html.unescape(r.data.decode()), r.data.decode()[-800:]
+    assert stored(app) == (0, 0, 0)
+
+
+def test_a_good_history_item_is_kept_and_the_log_page_renders(app, client, auth):
+    auth.register()
+    r = upload(client, record(history=[GOOD_ITEM], played_at="2026-11-28T20:00:00Z"))
+    assert r.status_code == 303
+    gid = int(re.search(r"/games/(\d+)", r.headers["Location"]).group(1))
+    page = client.get(f"/games/{gid}/log").data.decode()
+    assert "entry 2: Ann: 6-5 in 1" in page
+
+
+# --- numbers -----------------------------------------------------------------------------------
+
+
+def test_a_4300_digit_penalty_is_refused_with_a_clear_message(app, client, auth):
+    auth.register()
+    gid = new_game(client, "mice-and-men", players=("Ann", "Ben", "Cat", "Dan"), starter="0")
+    before = client.get(f"/games/{gid}/record.json").json
+    huge = "9" * 4300
+    r = client.post(f"/games/{gid}/entries", data={"version": "0", "type": "announce", "player": "Ann",
+                                                   "penalty": huge}, headers=HX)
+    assert r.status_code == 422
+    assert "penalty is far too large: every number here is at most 1000" in messages(r.data)[0]
+    assert client.get(f"/games/{gid}/record.json").json == before
+    # Every number field of the entry form, and the dice.
+    for key in ("die", "rolls", "value", "announced", "hand.0"):
+        r = client.post(f"/games/{gid}/entries", data={"version": "0", "type": "announce", "player": "Ann",
+                                                       key: "1" * 5000}, headers=HX)
+        assert r.status_code == 422, key
+    assert client.get(f"/games/{gid}/record.json").json == before
+
+
+def test_an_option_of_537_nines_is_refused(app, client, auth):
+    auth.register()
+    r = client.post("/games/new/mitchi", data={"seats": "3", "starter": "0", "action": "create",
+                                                "players-0": "Ann", "players-1": "Ben", "players-2": "Cat",
+                                                "opt_point_limit": "9" * 537})
+    assert r.status_code == 400
+    assert stored(app)[0] == 0
+
+
+@pytest.mark.parametrize("version", [str(2**31), str(2**63), "9" * 40, "-1", "٣", "1e3"])
+def test_a_version_beyond_the_database_integer_is_stale_not_an_error(client, auth, version):
+    auth.register()
+    gid = new_game(client)
+    before = client.get(f"/games/{gid}/record.json").json
+    data = {"version": version, "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
+    assert client.post(f"/games/{gid}/entries", data=data, headers=HX).status_code == 409
+    assert client.post(f"/games/{gid}/undo", data={"version": version}, headers=HX).status_code == 409
+    assert client.post(f"/games/{gid}/entries/1", data={**data, "type": "start"}).status_code == 409
+    assert client.get(f"/games/{gid}/record.json").json == before
+
+
+@pytest.mark.parametrize("action", ["pick-" + str(2**63), "pick-" + "9" * 30, "pick-²", "up-²", "down-9999999"])
+def test_seat_buttons_with_odd_numbers_change_nothing(client, auth, action):
+    auth.register()
+    r = client.post("/games/new/mitchi", data={"seats": "3", "starter": "²", "action": action,
+                                                "players-0": "Ann"})
+    assert r.status_code == 200 and 'value="Ann"' in r.data.decode()
+
+
+def test_a_record_number_beyond_range_is_refused(app, client, auth):
+    auth.register()
+    doc = record(game="mice-and-men")
+    doc["entries"] = [{"type": "announce", "player": "Ann", "penalty": 10**400}]
+    r = upload(client, json.dumps(doc).encode())
+    assert r.status_code == 400 and "is out of range" in r.data.decode()
+    assert stored(app)[0] == 0
+
+
+# --- zips ----------------------------------------------------------------------------------------
+
+
+def _zip(name="games.json", body=None, method=zipfile.ZIP_DEFLATED) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as z:
+        z.writestr(name, body if body is not None else json.dumps([record()]))
+    return buf.getvalue()
+
+
+def _corrupt() -> bytes:
+    data = bytearray(_zip(body=json.dumps([record()] * 30)))
+    start = 30 + len("games.json")  # the first member's data, after its local header
+    for i in range(start + 5, start + 40):
+        data[i] ^= 0x5A
+    return bytes(data)
+
+
+def _encrypted() -> bytes:
+    data = bytearray(_zip())
+    data[6] |= 0x1  # the "encrypted" flag, in the local header and the central directory
+    central = data.rfind(b"PK\x01\x02")
+    data[central + 8] |= 0x1
+    return bytes(data)
+
+
+def _bad_name() -> bytes:
+    data = bytearray(_zip(name="cafX.json").replace(b"cafX", b"caf\xe9"))  # not UTF-8
+    central = data.rfind(b"PK\x01\x02")
+    flags = struct.unpack_from("<H", data, central + 8)[0]
+    struct.pack_into("<H", data, central + 8, flags | 0x800)  # now claims UTF-8: 0x82 is not
+    return bytes(data)
+
+
+def _unknown_method() -> bytes:
+    data = bytearray(_zip())
+    central = data.rfind(b"PK\x01\x02")
+    struct.pack_into("<H", data, central + 10, 99)  # the AES method id
+    struct.pack_into("<H", data, 8, 99)
+    return bytes(data)
+
+
+@pytest.mark.parametrize("make, says", [(_corrupt, "the file is damaged"), (_encrypted, "encrypted"),
+                                        (_bad_name, "not valid UTF-8"), (_unknown_method, "compression"),
+                                        (lambda: _zip()[:60], "not a readable zip file")])
+def test_a_zip_that_cannot_be_read_is_a_clear_400(app, client, auth, make, says):
+    auth.register()
+    r = client.post("/import", data={"records": [(io.BytesIO(make()), "games.zip")]},
+                    content_type="multipart/form-data")
+    text = r.data.decode()
+    assert r.status_code == 400 and "Nothing was loaded" in text and says in text, text[-600:]
+    assert stored(app)[0] == 0
+
+
+# --- bodies and text ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", ["/login", "/register", "/games/new/mitchi", "/import", "/settings",
+                                 "/logout", "/games/1/entries"])
+def test_a_json_body_is_a_415_even_nested_100000_deep(make_app, url):
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    r = client.post(url, data="[" * 100_000, content_type="application/json")
+    assert r.status_code == 415 and "takes a form" in r.data.decode()
+    r = client.post(url, json={"username": "ann", "password": "x"})
+    assert r.status_code == 415
+    app.extensions["scorekeeper.engine"].dispose()
+
+
+def test_nul_in_any_text_is_refused_and_changes_nothing(app, client, auth):
+    auth.register()
+    gid = new_game(client)
+    before = stored(app)
+    r = client.post("/games/new/mitchi", data={"seats": "3", "starter": "0", "action": "create",
+                                                "players-0": "A\x00nn", "players-1": "Ben", "players-2": "Cat"})
+    assert r.status_code == 400 and "NUL character" in r.data.decode()
+    r = client.post(f"/games/{gid}/entries", data={"version": "1", "type": "turn", "player": "Ann\x00",
+                                                   "hand.0": "6", "hand.1": "5", "rolls": "1"}, headers=HX)
+    assert r.status_code == 400
+    assert client.post("/settings", data={"timezone": "UTC\x00"}).status_code == 400
+    assert upload(client, record(players=("A\x00nn", "Ben", "Cat"))).status_code == 400
+    assert upload(client, record(history=[{**GOOD_ITEM, "entry": {"type": "x\x00"}}])).status_code == 400
+    assert stored(app) == before
+    auth.logout()
+    assert auth.login("ann\x00").status_code == 400
+    assert client.get("/login?next=/\x00").status_code == 400
+
+
+# --- every stored game renders ------------------------------------------------------------------------
+
+
+def test_extreme_but_accepted_values_render_everywhere(app, client, auth):
+    """The largest accepted numbers, the longest names, odd characters and the ends of the time
+    range: stored, then every page that shows them answers 200."""
+    auth.register()
+    long_names = ["É" * 40, "Z̤͔ͧ̑̓" + "x" * 34, "<b>&amp;</b>'\"", "=1+2", "日本語の名前" * 6]
+    big = MAX_NUMBER  # the largest number the rules accept (docs/game-record.md §Ranges)
+    docs = [
+        {"format": 1, "game": "mice-and-men", "players": long_names[:4],
+         "options": {"rounds": 1, "opening_range": [1, big], "run_penalty": big},
+         "entries": [{"type": "announce", "player": long_names[0], "penalty": big - 1},
+                     {"type": "announce", "player": long_names[1], "penalty": big},
+                     {"type": "join", "player": long_names[2]},
+                     {"type": "run", "player": long_names[3]},
+                     {"type": "join", "player": long_names[0]},
+                     {"type": "reveal", "player": long_names[0], "dice": [6, 6, 6]},
+                     {"type": "reveal", "player": long_names[1], "dice": [1, 2, 4]},
+                     {"type": "reveal", "player": long_names[2], "dice": [5, 5, 3]}],
+         "played_at": "1970-01-01T00:00:00+00:00"},
+        {"format": 1, "game": "mitchi", "players": long_names, "options": {"point_limit": big},
+         "entries": [{"type": "start", "player": long_names[4]}]
+         + [{"type": "turn", "player": p, "hand": [2, 1], "rolls": 3}
+            for p in long_names[4:] + long_names[:4]],
+         "played_at": "2100-12-31T23:59:59+00:00",
+         "history": [{"seq": 6, "status": "undone", "entry": {"type": "turn", "player": long_names[0],
+                                                               "hand": [6, 6], "rolls": 3, "penalty": -big},
+                      "at": "2100-12-31T23:59:59Z"}]},
+        {"format": 1, "game": "mia", "players": long_names[:3], "options": {},
+         "entries": [{"type": "start", "player": long_names[1]}],
+         "played_at": "2000-02-29T12:00:00-12:00"},
+    ]
+    r = upload(client, *docs)
+    assert r.status_code == 303, r.data.decode()[-1000:]
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        players = [p.id for p in s.exec(select(Player))]
+        ids = [g.id for g in s.exec(select(Game))]
+    assert len(ids) == 3
+    for tz in ("Pacific/Kiritimati", "Etc/GMT+12", "Asia/Kathmandu", "UTC"):
+        client.post("/settings", data={"timezone": tz})
+        for url in ["/", "/players", "/export?format=json", "/export?format=zip", "/settings", "/import"] + [
+                f"/players/{p}" for p in players]:
+            assert client.get(url).status_code == 200, url
+        for gid in ids:
+            for url in (f"/games/{gid}", f"/games/{gid}/summary", f"/games/{gid}/chart.svg",
+                        f"/games/{gid}/log", f"/games/{gid}.csv", f"/games/{gid}/record.json",
+                        f"/games/{gid}/entries/1"):
+                assert client.get(url).status_code == 200, url
