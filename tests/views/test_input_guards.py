@@ -353,3 +353,11 @@ def test_extreme_but_accepted_values_render_everywhere(app, client, auth):
                         f"/games/{gid}/log", f"/games/{gid}.csv", f"/games/{gid}/record.json",
                         f"/games/{gid}/entries/1"):
                 assert client.get(url).status_code == 200, url
+
+
+@pytest.mark.parametrize("name, field", [("mitchi", "point_limit"), ("mia", "lives"), ("mice-and-men", "rounds")])
+def test_a_practice_option_of_537_nines_is_refused(app, client, auth, name, field):
+    auth.register()
+    r = client.post(f"/practice/new/{name}", data={"player": "Ann", field: "9" * 537})
+    assert r.status_code == 400
+    assert stored(app)[0] == 0
