@@ -48,11 +48,14 @@ def _reseat(session: Session, game: Game, seat: int, new: str) -> None:
         session.add(row)
         if row.status == "active":
             log.append((row.seq, data))
+    active = [d for _, d in sorted(log, key=lambda x: x[0])]
     try:
-        records.build(records.make_record(game.game, names, json.loads(game.options),
-                                          [d for _, d in sorted(log, key=lambda x: x[0])]))
+        records.build(records.make_record(game.game, names, json.loads(game.options), active))
     except records.ReplayError as err:  # a rename never changes a rule's verdict; refuse all the same
         raise NameProblem(f"game {game.id} would no longer replay: {err}") from None
+    from .games import content_hash
+
+    game.content_hash = content_hash(game.game, names, json.loads(game.options), active)  # what it now holds
     game.players = json.dumps(names)
     game.version += 1
     game.updated_at = utcnow()

@@ -148,7 +148,7 @@ def test_migration_content_hash_fills_every_existing_game(app, client, auth, dat
     app.extensions["scorekeeper.engine"].dispose()
     from alembic import command
 
-    command.downgrade(alembic_config(database_url), "practice")  # back to before the column
+    command.downgrade(alembic_config(database_url), "removed_at")  # back to before the column
     with engine_for(database_url) as conn:
         assert "content_hash" not in [c["name"] for c in inspect(conn).get_columns("game")]
     migrate(database_url)

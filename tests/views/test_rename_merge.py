@@ -60,3 +60,31 @@ def test_merge_two_spellings(client, auth):
     r = client.post(f"/players/{ben}/merge", data={"into": str(ann)})
     assert r.status_code == 400 and "two people" in r.data.decode()
     assert client.get(f"/games/{first}/record.json").json["players"] == ["Ann", "Ben"]
+
+
+
+def test_a_renamed_games_content_hash_follows_its_new_names(app, client, auth):
+    """An export made after a rename is recognised as the same game when loaded back."""
+    import io
+
+    from sqlmodel import Session, select
+
+    from scorekeeper.models import Entry, Game, Player
+    from scorekeeper.services.games import content_hash
+
+    auth.register()
+    gid = new_game(client, "mitchi")
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        ann = s.exec(select(Player).where(Player.name == "Ann")).one()
+    r = client.post(f"/players/{ann.id}/rename", data={"name": "Anna"})
+    assert r.status_code in (302, 303), r.data[:300]
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        game = s.get(Game, gid)
+        log = [json.loads(e.data) for e in s.exec(
+            select(Entry).where(Entry.game_id == gid, Entry.status == "active").order_by(Entry.seq))]
+        assert "Anna" in game.players
+        assert game.content_hash == content_hash(game.game, json.loads(game.players), json.loads(game.options), log)
+    record = client.get(f"/games/{gid}/record.json").get_json()
+    r = client.post("/import", data={"records": [(io.BytesIO(json.dumps(record).encode()), "r.json")]},
+                    content_type="multipart/form-data")
+    assert "Already here" in client.get(r.headers["Location"]).data.decode()

@@ -5,7 +5,7 @@ canonical JSON) with an index on ``(group_id, content_hash)``, and fills it for 
 existing game, so loading a record checks "already here?" with one indexed look-up.
 
 Revision ID: content_hash
-Revises: practice
+Revises: removed_at
 Create Date: 2026-11-30
 """
 from typing import Sequence, Union
@@ -19,7 +19,7 @@ import sqlmodel.sql.sqltypes
 
 
 revision: str = "content_hash"
-down_revision: Union[str, None] = "practice"
+down_revision: Union[str, None] = "removed_at"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
