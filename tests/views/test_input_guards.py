@@ -131,7 +131,7 @@ GOOD_ITEM = {"seq": 2, "status": "undone", "entry": {"type": "turn", "player": "
     ({**GOOD_ITEM, "seq": 2**70}, "out of range"),
     ({**GOOD_ITEM, "seq": "2"}, "seq must be a whole number"),
     ({**GOOD_ITEM, "seq": True}, "seq must be a whole number"),
-    ({**GOOD_ITEM, "status": "active"}, "status must be undone or replaced"),
+    ({**GOOD_ITEM, "status": "active"}, "status must be undone, redone or replaced"),
     ({**GOOD_ITEM, "entry": [1]}, "entry must be an entry object"),
     ({**GOOD_ITEM, "entry": {"player": "Ann"}}, "entry must be an entry object with a type"),
     ({**GOOD_ITEM, "entry": {"type": "turn", "player": "Zed"}}, "player 'Zed' is not a player"),
