@@ -111,3 +111,33 @@ def test_groups_migration_keeps_every_game_player_and_url(old_database, tmp_path
     Auth(bob).register("cid")
     assert bob.get("/history").status_code == 200
     engine.dispose()
+
+
+def test_accounts_named_alike_whatever_the_case_do_not_stop_the_upgrade(old_database, tmp_path, caplog):
+    """A database holding "Ann" and "ann" (made before names were unique whatever the case):
+    the upgrade renames the younger account with a note in the log, and the app starts."""
+    from werkzeug.security import generate_password_hash
+
+    url = old_database
+    migrate(url, "0002")
+    engine = create_engine(url)
+    pw = generate_password_hash("correct horse")
+    with engine.begin() as conn:
+        for uid, name in ((1, "Ann"), (2, "ann"), (3, "ann-2"), (4, "ANN")):
+            conn.execute(text('INSERT INTO "user" (id, username, password_hash, created_at, timezone) '
+                              "VALUES (:id, :n, :pw, '2026-11-01 10:00:00', 'UTC')"), {"id": uid, "n": name, "pw": pw})
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT setval(pg_get_serial_sequence('\"user\"', 'id'), 4)"))
+    engine.dispose()
+    with caplog.at_level("WARNING"):
+        app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})
+    app.instance_path = str(tmp_path / "instance")
+    engine = app.extensions["scorekeeper.engine"]
+    with engine.connect() as conn:
+        names = [n for (n,) in conn.execute(text('SELECT username FROM "user" ORDER BY id'))]
+    assert names[0] == "Ann" and len({n.lower() for n in names}) == 4
+    assert names[1] == "ann-2-2" and names[3] == "ANN-4"  # "ann-2" was taken by account 3
+    assert "renamed to 'ann-2-2'" in caplog.text
+    client = app.test_client()
+    assert Auth(client).login("ann-2-2").status_code == 303
+    engine.dispose()
