@@ -1,27 +1,37 @@
-"""Accounts: register, log in, log out (Flask-Login; Werkzeug password hashes)."""
+"""Accounts: register, log in, log out, change the password (Flask-Login; Werkzeug password hashes).
+
+Every cookie that keeps someone logged in (the session's ``_user_id`` and the "stay logged in"
+remember cookie) holds ``User.get_id()``, ``"<user id>:<session token>"``. The loader accepts it
+only while the token is the account's current one; logout and a password change replace the
+token, which ends every copy of those cookies, on every phone.
+"""
 
 from __future__ import annotations
 
+import hmac
 from urllib.parse import urlsplit
 
 from sqlalchemy import func
 from sqlmodel import select
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask import session as cookie
+from flask_limiter.util import get_remote_address
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
+from flask_wtf.csrf import generate_csrf
+from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 from wtforms import BooleanField, PasswordField, StringField
-from wtforms.validators import EqualTo, InputRequired, Length, Regexp
+from wtforms.validators import EqualTo, InputRequired, Length, Regexp, ValidationError
 
 from flask_babel import gettext as _
 
 from .db import get_session
 from .i18n import _l
 from .htmx import client_redirect, is_htmx
-from .models import User
-from .services import groups
-from .web import limiter
+from .models import User, new_session_token
+from .services import groups, once
+from .web import limiter, message_response
 
 bp = Blueprint("auth", __name__)
 login_manager = LoginManager()
@@ -35,6 +45,40 @@ class LoginForm(FlaskForm):
     remember = BooleanField("Stay logged in on this phone", default=True)
 
 
+PASSWORD_RULE = ("8 characters or more, not your name or a common password "
+                 "(a few unusual words together work well)")
+
+
+def password_problem(password: str, name: str) -> str | None:
+    """Why ``password`` is refused for the account ``name``, or None if it is good enough.
+
+    Refused: equal to the name or containing it (names of 3 characters or more), and passwords
+    zxcvbn rates below 2 of 4 (fewer than about 10^6 guesses: the commonest passwords, keyboard
+    runs, a common word with a year). The length is checked by the form (8 to 200).
+    """
+    from zxcvbn import zxcvbn
+
+    folded, key = password.casefold(), name.strip().casefold()
+    if key and (folded == key or (len(key) >= 3 and key in folded)):
+        return f"The password must not contain your name. Use {PASSWORD_RULE}."
+    if zxcvbn(password[:100], user_inputs=[key] if key else [])["score"] < 2:
+        return f"That password is among the easiest to guess. Use {PASSWORD_RULE}."
+    return None
+
+
+def good_password(name_of):
+    """A WTForms validator refusing what :func:`password_problem` refuses; ``name_of(form)``
+    gives the account's name."""
+
+    def check(form, field):
+        if field.data and len(field.data) >= 8:
+            problem = password_problem(field.data, name_of(form) or "")
+            if problem:
+                raise ValidationError(problem)
+
+    return check
+
+
 class RegisterForm(FlaskForm):
     username = StringField(
         "Name",
@@ -45,24 +89,44 @@ class RegisterForm(FlaskForm):
         ],
         render_kw={"autocomplete": "username", "autocapitalize": "none"},
     )
-    password = PasswordField("Password", validators=[InputRequired(), Length(min=8, max=200)],
-                             render_kw={"autocomplete": "new-password"})
+    password = PasswordField("Password", validators=[InputRequired(), Length(min=8, max=200),
+                                                     good_password(lambda form: form.username.data)],
+                             render_kw={"autocomplete": "new-password"}, description=PASSWORD_RULE)
     confirm = PasswordField("Password again",
                             validators=[InputRequired(), EqualTo("password", "The passwords differ.")],
                             render_kw={"autocomplete": "new-password"})
 
 
+class PasswordForm(FlaskForm):
+    current = PasswordField("Current password", validators=[InputRequired(), Length(max=200)],
+                            render_kw={"autocomplete": "current-password"})
+    password = PasswordField("New password", validators=[InputRequired(), Length(min=8, max=200),
+                                                         good_password(lambda form: current_user.username)],
+                             render_kw={"autocomplete": "new-password"}, description=PASSWORD_RULE)
+    confirm = PasswordField("New password again",
+                            validators=[InputRequired(), EqualTo("password", "The passwords differ.")],
+                            render_kw={"autocomplete": "new-password"})
+
+
 def init_app(app) -> None:
+    from .web import secure_cookies
+
+    # Registered before Flask-Login's own handler, so it runs after it and sees its cookie.
+    app.after_request(secure_cookies)
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Log in to see your games."
 
     @login_manager.user_loader
-    def _load(user_id: str):
-        try:
-            return get_session().get(User, int(user_id))
-        except ValueError:
+    def _load(cookie_id: str):
+        """The account of a cookie's ``"<user id>:<session token>"``, None if the token was replaced."""
+        user_id, sep, token = cookie_id.partition(":")
+        if not sep or not user_id.isdigit() or int(user_id) >= 2**31:
             return None
+        user = get_session().get(User, int(user_id))
+        if user is None or not hmac.compare_digest(user.session_token.encode(), token.encode()):
+            return None
+        return user
 
     @login_manager.unauthorized_handler
     def _unauthorized():
@@ -96,37 +160,89 @@ def safe_next(target: str | None) -> str:
     return url_for("index")
 
 
+def _address_key() -> str:
+    """The login limits' per-address key: the client's address (the right-most address the
+    trusted proxies vouch for, see ``TRUSTED_PROXIES``)."""
+    return "address:" + (get_remote_address() or "")
+
+
+def _account_key() -> str:
+    """The login limits' per-account key: the name tried (case-insensitive), or the logged-in
+    account for the password change."""
+    if current_user.is_authenticated:
+        return f"account:{current_user.id}"
+    return "name:" + (request.form.get("username") or "").strip().casefold()[:40]
+
+
+#: 10 tries a minute per account name, 30 a minute per address (a shared address, such as a
+#: school's proxy, is not locked out by one person).
+ACCOUNT_LIMIT, ADDRESS_LIMIT = "10 per minute", "30 per minute"
+
+_dummy_hash: list[str] = []
+
+
+def check_password(user: User | None, password: str) -> bool:
+    """True if ``password`` is ``user``'s. An unknown name (``user`` None) costs the same time:
+    a hash made by the same method is checked and the answer is False."""
+    if user is None:
+        if not _dummy_hash:
+            _dummy_hash.append(generate_password_hash("not a password of anyone"))
+        check_password_hash(_dummy_hash[0], password)
+        return False
+    return check_password_hash(user.password_hash, password)
+
+
 @bp.route("/register", methods=["GET", "POST"])
-@limiter.limit("10 per minute", methods=["POST"])
+@limiter.limit(ADDRESS_LIMIT, key_func=_address_key, methods=["POST"])
 def register():
-    """Make an account."""
+    """Make an account, once per form (:mod:`scorekeeper.services.once`): a repeated sending of
+    the same form logs in to the account its first sending made."""
     form = RegisterForm()
     if form.validate_on_submit():
         session = get_session()
         name = form.username.data.strip()
-        exists = find_user(name)
-        if exists:
+        try:
+            token = once.token_from(request.form)
+            earlier = once.find(session, token, "register", None)
+            if earlier is None and find_user(name):
+                raise IntegrityError("name taken", None, Exception())
+
+            def make() -> int:
+                user = User(username=name, password_hash=generate_password_hash(form.password.data))
+                session.add(user)
+                session.flush()
+                groups.create_group(session, user, name, _browser_timezone(request.form.get("timezone")))
+                return user.id
+
+            outcome = earlier or once.create_once(session, "register", token, None, make)
+        except once.BadToken as err:
+            return message_response(str(err), 400, "Form expired")
+        except IntegrityError:
+            session.rollback()
             form.username.errors.append("That name is taken; choose another.")
         else:
-            user = User(username=name, password_hash=generate_password_hash(form.password.data))
-            session.add(user)
-            session.flush()
-            groups.create_group(session, user, name, _browser_timezone(request.form.get("timezone")))
-            session.commit()
-            login_user(user, remember=True)
-            return redirect(safe_next(request.args.get("next")), 303)
+            user = session.get(User, outcome.target_id)
+            if outcome.repeated and not check_password(user, form.password.data):
+                form.username.errors.append("That name is taken; choose another.")
+            else:
+                login_user(user, remember=True)
+                return redirect(safe_next(request.args.get("next")), 303)
     status = 400 if form.is_submitted() else 200
     return render_template("auth/register.html", form=form), status
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit("10 per minute", methods=["POST"])
+@limiter.limit(ACCOUNT_LIMIT, key_func=_account_key, methods=["POST"])
+@limiter.limit(ADDRESS_LIMIT, key_func=_address_key, methods=["POST"])
 def login():
     """Log in."""
     form = LoginForm()
     if form.validate_on_submit():
         user = find_user(form.username.data.strip())
-        if user and check_password_hash(user.password_hash, form.password.data):
+        if check_password(user, form.password.data):
+            if not user.session_token:  # an account made outside the app
+                user.session_token = new_session_token()
+                get_session().commit()
             login_user(user, remember=form.remember.data)
             return redirect(safe_next(request.args.get("next")), 303)
         form.password.errors.append("Wrong name or password.")
@@ -155,13 +271,56 @@ def language():
     return redirect(safe_next(request.form.get("next")), 303)
 
 
+def _revoke_sessions(user: User) -> None:
+    """Replace the account's session token (not committed): every session and remember cookie
+    made with the old one stops working."""
+    user.session_token = new_session_token()
+
+
 @bp.route("/logout", methods=["POST"])
 @login_required
 def logout():
-    """Log out."""
+    """Log out on every phone: the session token is replaced, so no copy of a cookie opens the
+    account any more."""
+    session = get_session()
+    user = session.get(User, current_user.id)
+    _revoke_sessions(user)
+    session.commit()
     logout_user()
     cookie.pop("group_id", None)
     return redirect(url_for("auth.login"), 303)
+
+
+@bp.route("/account/password", methods=["GET", "POST"])
+@login_required
+@limiter.limit(ACCOUNT_LIMIT, key_func=_account_key, methods=["POST"])
+def change_password():
+    """Change the password (the current one, the new one twice). Every other session of the
+    account ends; this one goes on."""
+    form = PasswordForm()
+    if form.validate_on_submit():
+        session = get_session()
+        user = session.get(User, current_user.id)
+        if check_password(user, form.current.data):
+            user.password_hash = generate_password_hash(form.password.data)
+            _revoke_sessions(user)
+            session.commit()
+            remember = request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token"))
+            login_user(user, remember=remember is not None)
+            flash("Password changed. Other phones logged in to this account must log in again.")
+            return redirect(url_for("history.settings"), 303)
+        form.current.errors.append("That is not the current password.")
+    status = 400 if form.is_submitted() else 200
+    return render_template("auth/password.html", form=form), status
+
+
+@bp.route("/csrf-token")
+def csrf_token():
+    """A fresh CSRF token for this session (JSON ``{"token": ...}``), for a page whose token is out
+    of date (a page kept offline while its session ended): app.js fetches it and sends once more."""
+    response = jsonify(token=generate_csrf())
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 __all__ = ["bp", "current_user", "init_app", "login_manager"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timezone
 
 from flask_login import UserMixin
@@ -22,6 +23,11 @@ assert isinstance(SQLModel.metadata, MetaData)
 
 #: Room for a player's whole name key: case folding makes a 40-character name at most 120 long.
 NAME_KEY_LENGTH = 160
+
+
+def new_session_token() -> str:
+    """A fresh random session token (43 URL-safe characters, 256 bits)."""
+    return secrets.token_urlsafe(32)
 
 
 def utcnow() -> datetime:
@@ -52,6 +58,14 @@ class Group(SQLModel, table=True):
     name: str = Field(max_length=40)
     #: The group's time zone (IANA name, such as "Europe/Berlin"); times are shown in it.
     timezone: str = Field(default="UTC", max_length=64, sa_column_kwargs={"server_default": "UTC"})
+    #: Part of every session's and "stay logged in" cookie's id (``get_id()``): replaced on logout
+    #: and on a password change, which ends every copy of those cookies.
+    session_token: str = Field(default_factory=new_session_token, max_length=64,
+                               sa_column_kwargs={"server_default": ""})
+
+    def get_id(self) -> str:
+        """Flask-Login's id for the cookies: ``"<user id>:<session token>"``."""
+        return f"{self.id}:{self.session_token}"
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -165,3 +179,22 @@ class Entry(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     #: The account that entered it (None for imported entries and older ones).
     entered_by: int | None = Field(default=None, foreign_key="user.id")
+
+
+class OnceToken(SQLModel, table=True):
+    """A creating form's one-time token, stored with what its first sending made.
+
+    ``kind`` names the form ("register", "game", "import", ...); ``target_id`` is the id of
+    what was made (an account, a game); ``user_id`` is the account that sent it (None for
+    register). The unique token makes a repeated or racing sending find the first one's result.
+    See :mod:`scorekeeper.services.once`.
+    """
+
+    __tablename__ = "once_token"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token: str = Field(max_length=64, unique=True)
+    kind: str = Field(max_length=20)
+    user_id: int | None = Field(default=None, foreign_key="user.id", index=True)
+    target_id: int | None = None
+    created_at: datetime = Field(default_factory=utcnow)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import render_template, request
+from flask import has_request_context, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
 from flask_compress import Compress
 from flask_limiter import Limiter
@@ -14,6 +15,34 @@ from .htmx import is_htmx, retarget_headers
 csrf = CSRFProtect()
 compress = Compress()
 limiter = Limiter(get_remote_address, default_limits=[], storage_uri="memory://")
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, the cookie marked ``Secure`` whenever the request came
+    over HTTPS (directly, or through a trusted proxy's ``X-Forwarded-Proto``)."""
+
+    def get_cookie_secure(self, app) -> bool:
+        return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
+
+
+#: Sent on every answer: no camera, microphone, location... for anyone; no other site's window
+#: keeps a handle on ours.
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
+HSTS = "max-age=31536000"  # one year, only ever sent over HTTPS
+
+
+def secure_cookies(response):
+    """Over HTTPS, mark every cookie this answer sets ``Secure`` (the "stay logged in" cookie is
+    set by Flask-Login, whose flag is fixed in the configuration)."""
+    if request.is_secure:
+        cookies = response.headers.getlist("Set-Cookie")
+        if cookies:
+            del response.headers["Set-Cookie"]
+            for cookie in cookies:
+                if "; secure" not in cookie.lower():
+                    cookie += "; Secure"
+                response.headers.add("Set-Cookie", cookie)
+    return response
 
 
 def message_response(message: str, status: int, title: str | None = None):
@@ -54,6 +83,7 @@ def refuse_bad_input():
 def init_app(app) -> None:
     # First of all before_request hooks: nothing else reads a body this refuses.
     app.before_request(refuse_bad_input)
+    app.session_interface = SessionInterface()
     csrf.init_app(app)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     app.config.setdefault("COMPRESS_MIN_SIZE", 300)
@@ -72,12 +102,15 @@ def init_app(app) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf_error(err):
-        return message_response(
+        response = app.make_response(message_response(
             _("This form's security token is missing or out of date, so nothing was saved. "
               "Reload the page and enter it again."),
             400,
             _("Form expired"),
-        )
+        ))
+        # app.js asks /csrf-token for a fresh token and sends an htmx request once more.
+        response.headers["SK-CSRF-Refused"] = "1"
+        return response
 
     @app.errorhandler(404)
     def _not_found(err):
@@ -103,17 +136,22 @@ def init_app(app) -> None:
             "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
             "base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
         )
+        response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
         if request.endpoint != "static" and response.mimetype == "text/html":
             response.headers.setdefault("Cache-Control", "no-store")
         return response
 
     from .rules.base import join_names
+    from .services import once
     from .words import describe, dice_text, next_words
 
     from .services.groups import current_group
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
-                                 current_group=current_group)
+                                 current_group=current_group, once_field=once.field)
     app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat"
 
 

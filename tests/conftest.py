@@ -21,7 +21,8 @@ PG_URL = os.environ.get("TEST_DATABASE_URL")
 def _empty_postgres(url: str) -> None:
     engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(text('TRUNCATE invite, membership, game_player, player, entry, game, "group", "user" RESTART IDENTITY CASCADE'))
+        conn.execute(text('TRUNCATE once_token, invite, membership, game_player, player, entry, game, "group", '
+                          '"user" RESTART IDENTITY CASCADE'))
     engine.dispose()
 
 

@@ -20,7 +20,7 @@ from ..rules.record import ReplayError, check_players
 from ..words import describe
 from flask_babel import gettext as _
 from ..services import games as service
-from ..services import groups, history, live
+from ..services import groups, history, live, once
 from ..services.groups import current_group
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -87,25 +87,37 @@ def setup(name: str):
         names = [n for n in raw if n]
         session = get_session()
         try:
+            token = once.token_from(request.form)
+            # "Start the game" sent twice (a double tap, a resend): the second opens the first's game.
+            earlier = once.find(session, token, "game", current_user.id)
+            if earlier is not None:
+                return redirect(url_for("games.play", game_id=earlier.target_id), 303)
             check_players(spec, names)
             entries = forms.starting_entries(raw, form.starter.data or "0")
             options = forms.form_options(spec, form)
+
+            def make() -> int:
+                game = service.create_game(session, group.id, spec.name, names, options, entries,
+                                           entered_by=current_user.id)
+                history.link_players(session, group.id, game)
+                session.flush()
+                return game.id
+
             for attempt in (1, 2):  # a second try if another phone made the same new player just now
                 try:
-                    game = service.create_game(session, group.id, spec.name, names, options, entries,
-                                               entered_by=current_user.id)
-                    history.link_players(session, group.id, game)
-                    session.commit()
+                    outcome = once.create_once(session, "game", token, current_user.id, make)
                     break
                 except IntegrityError:
-                    session.rollback()
                     if attempt == 2:
                         raise
+        except once.BadToken as err:
+            session.rollback()
+            error = str(err)
         except (RecordError, ReplayError) as err:
             session.rollback()
             error = str(err).removeprefix("record: ")
         else:
-            return redirect(url_for("games.play", game_id=game.id), 303)
+            return redirect(url_for("games.play", game_id=outcome.target_id), 303)
     elif request.method == "POST":
         error = "Check the fields marked below."
     status = 400 if error else 200
