@@ -1,0 +1,230 @@
+"""Sessions and login: revocable cookies, password change, login limits, timing, HTTPS headers,
+password rules."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ..conftest import Auth, new_game
+
+
+def copy_cookies(src, dst) -> None:
+    """Give test client ``dst`` every cookie ``src`` holds now (a stolen or backed-up copy)."""
+    for cookie in src._cookies.values():
+        dst.set_cookie(cookie.key, cookie.value, domain=cookie.domain, path=cookie.path)
+
+
+def cookie_names(client) -> set[str]:
+    return {c.key for c in client._cookies.values()}
+
+
+def test_logout_ends_copies_of_the_session_and_remember_cookies(app, client, auth):
+    auth.register()
+    assert {"session", "remember_token"} <= cookie_names(client)
+    both, remember_only, session_only = app.test_client(), app.test_client(), app.test_client()
+    for other in (both, remember_only, session_only):
+        copy_cookies(client, other)
+    remember_only.delete_cookie("session")
+    session_only.delete_cookie("remember_token")
+    for other in (both, remember_only, session_only):
+        assert other.get("/settings").status_code == 200  # the copies work before the logout
+    assert auth.logout().status_code == 303
+    for other in (both, remember_only, session_only):
+        r = other.get("/settings")
+        assert r.status_code == 302 and "/login" in r.headers["Location"]
+    # Logging in again makes a new cookie; the old copies stay dead.
+    auth.login()
+    assert client.get("/settings").status_code == 200
+    fresh = app.test_client()
+    copy_cookies(remember_only, fresh)
+    assert fresh.get("/settings").status_code == 302
+
+
+def test_a_copy_taken_before_logout_cannot_post(app, client, auth):
+    auth.register()
+    game_id = new_game(client)
+    thief = app.test_client()
+    copy_cookies(client, thief)
+    auth.logout()
+    r = thief.post(f"/games/{game_id}/undo", data={"version": "1"})
+    assert r.status_code == 302 and "/login" in r.headers["Location"]
+
+
+def test_password_change_ends_other_sessions_keeps_this_one(app, client, auth):
+    auth.register()
+    other = app.test_client()
+    Auth(other).login()
+    assert other.get("/settings").status_code == 200
+    page = client.get("/settings").data.decode()
+    assert "/account/password" in page
+    r = client.post("/account/password", data={"current": "correct horse", "password": "purple hippo lamp",
+                                               "confirm": "purple hippo lamp"})
+    assert r.status_code == 303, r.data.decode()
+    assert client.get("/settings").status_code == 200  # this phone goes on
+    assert other.get("/settings").status_code == 302  # the other one is logged out
+    auth.logout()
+    assert auth.login().status_code == 400  # the old password is gone
+    assert auth.login(password="purple hippo lamp").status_code == 303
+
+
+def test_password_change_refusals(client, auth):
+    auth.register()
+    r = client.post("/account/password", data={"current": "wrong wrong", "password": "purple hippo lamp",
+                                               "confirm": "purple hippo lamp"})
+    assert r.status_code == 400 and b"not the current password" in r.data
+    r = client.post("/account/password", data={"current": "correct horse", "password": "password123",
+                                               "confirm": "password123"})
+    assert r.status_code == 400 and b"easiest to guess" in r.data
+    r = client.post("/account/password", data={"current": "correct horse", "password": "purple hippo lamp",
+                                               "confirm": "purple hippo lap"})
+    assert r.status_code == 400 and b"The passwords differ" in r.data
+    auth.logout()
+    assert auth.login().status_code == 303  # nothing changed
+
+
+@pytest.mark.parametrize("password, why", [
+    ("password", b"easiest to guess"),
+    ("12345678", b"easiest to guess"),
+    ("qwertyuiop", b"easiest to guess"),
+    ("iloveyou1", b"easiest to guess"),
+    ("margarethe", b"must not contain your name"),
+    ("Margarethe-is-great-2026", b"must not contain your name"),
+])
+def test_common_passwords_and_the_name_are_refused(client, auth, password, why):
+    r = auth.register(username="margarethe", password=password)
+    assert r.status_code == 400 and why in r.data, r.data.decode()[-1500:]
+    assert b"not your name or a common password" in r.data  # says what is valid
+    assert client.get("/settings").status_code == 302  # no account, not logged in
+
+
+def test_a_good_password_is_taken(auth):
+    assert auth.register(username="margarethe", password="tulip carriage 9").status_code == 303
+
+
+def test_old_cookie_ids_without_a_token_are_refused(app, client, auth):
+    """A session made before session tokens (``_user_id`` = "1") is no login."""
+    auth.register()
+    with client.session_transaction() as s:
+        s["_user_id"] = s["_user_id"].split(":")[0]
+    client.delete_cookie("remember_token")
+    assert client.get("/settings").status_code == 302
+
+
+# --- login limits ------------------------------------------------------------------------------
+
+@pytest.fixture
+def limited_app(make_app):
+    from scorekeeper.web import limiter
+
+    def make(**config):
+        app = make_app(RATELIMIT_ENABLED=True, **config)
+        limiter.reset()
+        return app
+
+    yield make
+    limiter.reset()
+
+
+def test_login_limit_per_account_whatever_the_address(limited_app):
+    app = limited_app(TRUSTED_PROXIES=1)
+    client = app.test_client()
+    Auth(client).register()
+    Auth(client).logout()
+    codes = [client.post("/login", data={"username": "ANN", "password": "wrong"},
+                         headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code for i in range(11)]
+    assert codes[:10] == [400] * 10 and codes[10] == 429
+    # Another name from the same addresses is still let in to try.
+    r = client.post("/login", data={"username": "bob", "password": "wrong"},
+                    headers={"X-Forwarded-For": "10.0.0.1"})
+    assert r.status_code == 400
+
+
+def test_login_limit_per_address_whatever_the_name(limited_app):
+    client = limited_app().test_client()
+    codes = [client.post("/login", data={"username": f"user{i}", "password": "wrong"}).status_code
+             for i in range(31)]
+    assert codes[:30] == [400] * 30 and codes[30] == 429
+
+
+def test_forged_forwarded_for_does_not_bypass_the_limit(limited_app):
+    """Behind one trusted proxy the address is the right-most X-Forwarded-For entry (the one the
+    proxy appended); whatever a client puts before it changes nothing."""
+    client = limited_app(TRUSTED_PROXIES=1).test_client()
+    codes = []
+    for i in range(31):
+        forged = f"192.0.2.{i}, 198.51.100.7"  # a made-up address, then what the proxy saw
+        codes.append(client.post("/login", data={"username": f"user{i}", "password": "wrong"},
+                                 headers={"X-Forwarded-For": forged}).status_code)
+    assert codes[:30] == [400] * 30 and codes[30] == 429
+    # Another client behind the proxy is not locked out.
+    r = client.post("/login", data={"username": "someone", "password": "wrong"},
+                    headers={"X-Forwarded-For": "192.0.2.1, 203.0.113.9"})
+    assert r.status_code == 400
+
+
+def test_unknown_names_cost_a_hash_check_like_known_ones(app, client, auth, monkeypatch):
+    import scorekeeper.auth as auth_module
+
+    auth.register()
+    auth.logout()
+    calls = []
+    real = auth_module.check_password_hash
+    monkeypatch.setattr(auth_module, "check_password_hash", lambda h, p: calls.append(h) or real(h, p))
+    assert auth.login(username="ann", password="wrong one").status_code == 400
+    assert auth.login(username="nobody", password="wrong one").status_code == 400
+    assert len(calls) == 2 and calls[0] != calls[1]
+    assert calls[1].split("$")[0] == calls[0].split("$")[0]  # the same method and cost
+    monkeypatch.undo()
+
+    def timed(name):
+        start = time.perf_counter()
+        auth.login(username=name, password="wrong one")
+        return time.perf_counter() - start
+
+    known = min(timed("ann") for _ in range(3))
+    unknown = min(timed("nobody") for _ in range(3))
+    assert unknown > known / 3, (known, unknown)  # was 10 ms against 300 ms
+
+
+# --- HTTPS ---------------------------------------------------------------------------------------
+
+HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.7"}
+
+
+def test_behind_https_cookies_are_secure_and_hsts_is_sent(make_app):
+    app = make_app(TRUSTED_PROXIES=1)
+    client = app.test_client()
+    r = client.post("/register", data={"username": "ann", "password": "correct horse",
+                                       "confirm": "correct horse"}, headers=HTTPS)
+    assert r.status_code == 303
+    cookies = {c.split("=")[0]: c for c in r.headers.getlist("Set-Cookie")}
+    assert {"session", "remember_token"} <= set(cookies)
+    for cookie in cookies.values():
+        assert "; Secure" in cookie and "HttpOnly" in cookie
+    assert r.headers["Strict-Transport-Security"].startswith("max-age=")
+    page = client.get("/settings", headers=HTTPS)
+    assert page.status_code == 200 and "Strict-Transport-Security" in page.headers
+
+
+def test_over_plain_http_no_secure_flag_and_no_hsts(client):
+    r = client.post("/register", data={"username": "ann", "password": "correct horse",
+                                       "confirm": "correct horse"})
+    assert r.status_code == 303
+    assert not any("Secure" in c for c in r.headers.getlist("Set-Cookie"))
+    assert "Strict-Transport-Security" not in r.headers
+
+
+def test_forwarded_proto_is_ignored_without_trusted_proxies(client):
+    r = client.get("/login", headers=HTTPS)
+    assert "Strict-Transport-Security" not in r.headers
+
+
+def test_pages_send_permissions_and_opener_policies(client, auth):
+    auth.register()
+    game_id = new_game(client)
+    for url in ("/login", "/", f"/games/{game_id}", "/settings", "/sw.js", "/no-such-page"):
+        r = client.get(url)
+        assert "camera=()" in r.headers["Permissions-Policy"], url
+        assert r.headers["Cross-Origin-Opener-Policy"] == "same-origin", url
