@@ -162,6 +162,41 @@
     }
   });
 
+  // A page kept for offline use can hold the security (CSRF) token of a session that has since
+  // ended. When the server refuses an htmx request for that reason (header SK-CSRF-Refused), take
+  // a fresh token for this session and send the same request once more; a second refusal shows.
+  function freshToken(token) {
+    var headers = {};
+    try { headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { /* replace */ }
+    headers["X-CSRFToken"] = token;
+    document.body.setAttribute("hx-headers", JSON.stringify(headers));
+    document.querySelectorAll("input[name=csrf_token]").forEach(function (el) { el.value = token; });
+  }
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var xhr = e.detail.xhr, cfg = e.detail.requestConfig;
+    if (!xhr || xhr.status !== 400 || xhr.getResponseHeader("SK-CSRF-Refused") !== "1") return;
+    if (!cfg || !window.htmx || (cfg.headers && cfg.headers["SK-Resent"])) return;
+    e.detail.shouldSwap = false;
+    var values = {};
+    if (cfg.formData) {
+      cfg.formData.forEach(function (value, key) {
+        if (key in values) values[key] = [].concat(values[key], value); else values[key] = value;
+      });
+    }
+    fetch("/csrf-token", { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
+      .then(function (data) {
+        freshToken(data.token);
+        if ("csrf_token" in values) values.csrf_token = data.token;
+        return window.htmx.ajax(cfg.verb, cfg.path, {
+          source: cfg.elt, target: cfg.target, values: values, headers: { "SK-Resent": "1", "X-CSRFToken": data.token }
+        });
+      })
+      .catch(function () {
+        say("Not recorded: this page is out of date. Reload the page and enter it again.");
+      });
+  });
+
   if ("serviceWorker" in navigator) {
     window.addEventListener("load", function () {
       navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* the app works without it */ });
