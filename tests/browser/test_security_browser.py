@@ -76,3 +76,29 @@ def test_the_service_worker_never_handles_a_post(page: Page, live_server: str):
         page.get_by_role("button", name="Save").click()
     assert not got.value.from_service_worker
     expect(page.locator("#messages")).to_contain_text("Europe/Berlin")
+
+
+def test_page_reopened_offline_then_tapped_online_records_the_entry(page: Page, live_server: str):
+    """As a new user would: the installed app reopened with no connection (the session cookie gone,
+    the "stay logged in" cookie kept) shows the kept page; the connection comes back; the first tap
+    records the entry, once."""
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
+    game_url = page.url
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.reload()
+    page.wait_for_function("caches.open('pages-v1').then(c => c.match(location.href)).then(Boolean)")
+    page.context.set_offline(True)
+    page.context.clear_cookies(name="session")
+    page.goto(game_url)
+    expect(page.locator("#offline")).to_be_visible()
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.locator("fieldset", has_text="First die").locator("label").nth(5).click()
+    page.locator("fieldset", has_text="Second die").locator("label").nth(2).click()
+    with swapped(page):
+        page.get_by_role("button", name="in 2", exact=True).click()
+    expect(page.locator("#panel")).to_contain_text("Ben's turn")
+    record = page.request.get(game_url + "/record.json").json()
+    assert [e["type"] for e in record["entries"]] == ["start", "turn"]
