@@ -53,7 +53,8 @@ def main() -> None:
     url = sys.argv[1] if len(sys.argv) > 1 else f"sqlite:///{tmp}/bench.sqlite3"
     app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False})
     client = app.test_client()
-    client.post("/register", data={"username": "bench", "password": "bench-bench", "confirm": "bench-bench"})
+    client.post("/register", data={"username": "bench", "password": "tulip carriage 9",
+                                   "confirm": "tulip carriage 9"})
     with app.app_context():
         session = get_session()
         owner = session.exec(select(User).where(User.username == "bench")).one().id

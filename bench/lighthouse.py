@@ -45,8 +45,8 @@ def prepare(db: str) -> tuple[dict, str]:
     app = create_app({"DATABASE_URL": db, "SECRET_KEY": "lighthouse", "WTF_CSRF_ENABLED": False,
                       "TESTING": True})
     client = app.test_client()
-    client.post("/register", data={"username": "bench", "password": "bench-password",
-                                   "confirm": "bench-password"})
+    client.post("/register", data={"username": "bench", "password": "tulip carriage 9",
+                                   "confirm": "tulip carriage 9"})
     from scorekeeper.rules import find_game
 
     pages = {"login": "/login", "games": "/", "mitchi quick reference": "/rules/mitchi"}

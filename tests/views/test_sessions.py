@@ -228,3 +228,25 @@ def test_pages_send_permissions_and_opener_policies(client, auth):
         r = client.get(url)
         assert "camera=()" in r.headers["Permissions-Policy"], url
         assert r.headers["Cross-Origin-Opener-Policy"] == "same-origin", url
+
+
+@pytest.mark.skipif(bool(__import__("os").environ.get("TEST_DATABASE_URL")),
+                    reason="builds its own SQLite file at revision 0003")
+def test_migration_gives_every_account_its_own_token(tmp_path):
+    from sqlalchemy import create_engine, text
+
+    from scorekeeper.db import migrate
+
+    url = "sqlite:///" + str(tmp_path / "old.sqlite3")
+    migrate(url, "0003")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        for i, name in enumerate(("ann", "bob"), 1):
+            conn.execute(text("INSERT INTO user (id, username, password_hash, created_at, timezone) "
+                              "VALUES (:id, :name, 'x', '2026-11-01 10:00:00', 'UTC')"), {"id": i, "name": name})
+    migrate(url)
+    with engine.connect() as conn:
+        tokens = [t for (t,) in conn.execute(text("SELECT session_token FROM user ORDER BY id"))]
+        assert conn.execute(text("SELECT count(*) FROM once_token")).scalar() == 0
+    assert len(set(tokens)) == 2 and all(len(t) >= 40 for t in tokens)
+    engine.dispose()
