@@ -192,6 +192,10 @@ def check_password(user: User | None, password: str) -> bool:
     return check_password_hash(user.password_hash, password)
 
 
+class NameTaken(Exception):
+    """Register: an account of that name (whatever the case) exists."""
+
+
 @bp.route("/register", methods=["GET", "POST"])
 @limiter.limit(ADDRESS_LIMIT, key_func=_address_key, methods=["POST"])
 def register():
@@ -205,7 +209,7 @@ def register():
             token = once.token_from(request.form)
             earlier = once.find(session, token, "register", None)
             if earlier is None and find_user(name):
-                raise IntegrityError("name taken", None, Exception())
+                raise NameTaken(name)
 
             def make() -> int:
                 user = User(username=name, password_hash=generate_password_hash(form.password.data))
@@ -217,7 +221,7 @@ def register():
             outcome = earlier or once.create_once(session, "register", token, None, make)
         except once.BadToken as err:
             return message_response(str(err), 400, "Form expired")
-        except IntegrityError:
+        except (NameTaken, IntegrityError):  # IntegrityError: another sign-up took it just now
             session.rollback()
             form.username.errors.append("That name is taken; choose another.")
         else:
