@@ -47,6 +47,14 @@ class User(UserMixin, SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     #: The language the app speaks to this account ("en", "de"); None: the browser's.
     language: str | None = Field(default=None, max_length=8)
+    #: Part of every session's and "stay logged in" cookie's id (``get_id()``): replaced on logout
+    #: and on a password change, which ends every copy of those cookies.
+    session_token: str = Field(default_factory=new_session_token, max_length=64,
+                               sa_column_kwargs={"server_default": ""})
+
+    def get_id(self) -> str:
+        """Flask-Login's id for the cookies: ``"<user id>:<session token>"``."""
+        return f"{self.id}:{self.session_token}"
 
 
 class Group(SQLModel, table=True):
@@ -58,14 +66,6 @@ class Group(SQLModel, table=True):
     name: str = Field(max_length=40)
     #: The group's time zone (IANA name, such as "Europe/Berlin"); times are shown in it.
     timezone: str = Field(default="UTC", max_length=64, sa_column_kwargs={"server_default": "UTC"})
-    #: Part of every session's and "stay logged in" cookie's id (``get_id()``): replaced on logout
-    #: and on a password change, which ends every copy of those cookies.
-    session_token: str = Field(default_factory=new_session_token, max_length=64,
-                               sa_column_kwargs={"server_default": ""})
-
-    def get_id(self) -> str:
-        """Flask-Login's id for the cookies: ``"<user id>:<session token>"``."""
-        return f"{self.id}:{self.session_token}"
     created_at: datetime = Field(default_factory=utcnow)
 
 

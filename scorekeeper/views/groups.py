@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ..db import get_session
-from ..services import groups
+from ..services import groups, once
 from ..services.groups import current_group
 from ..web import message_response
 
@@ -61,10 +61,18 @@ def new():
         name = groups.clean_group_name(request.form.get("name"))
     except groups.BadName as err:
         return message_response(str(err), 400)
-    group = groups.create_group(session, session.merge(current_user._get_current_object()), name,
-                                current_group().timezone)
-    session.commit()
-    groups.switch_to(session, current_user.id, group.id)
+    timezone = current_group().timezone
+
+    def make() -> int:
+        return groups.create_group(session, session.merge(current_user._get_current_object()), name,
+                                   timezone).id
+
+    try:
+        # Sent twice (a double tap): one group; the repeat switches to it.
+        outcome = once.create_once(session, "group", once.token_from(request.form), current_user.id, make)
+    except once.BadToken as err:
+        return message_response(str(err), 400)
+    group = groups.switch_to(session, current_user.id, outcome.target_id)
     flash(_("Group %(name)s made; you are its owner. Invite the others from here.", name=group.name))
     return redirect(url_for("groups.index"), 303)
 

@@ -160,3 +160,16 @@ def test_another_accounts_token_is_refused(app, client, auth):
     r = other.post("/games/new/mitchi", data=setup_data(token))
     assert r.status_code == 400 and b"already sent" in r.data
     assert count(app, Game) == 1
+
+
+def test_a_new_group_sent_twice_is_made_once(app, client, auth):
+    from scorekeeper.models import Group
+
+    auth.register()
+    token = once_token(client.get("/groups").data)
+    first = client.post("/groups/new", data={"name": "Friday", "once": token})
+    assert first.status_code == 303
+    again = client.post("/groups/new", data={"name": "Friday", "once": token})
+    assert again.status_code == 303
+    assert count(app, Group) == 2  # the account's own group and Friday
+    assert b"Friday" in client.get("/groups").data

@@ -231,19 +231,19 @@ def test_pages_send_permissions_and_opener_policies(client, auth):
 
 
 @pytest.mark.skipif(bool(__import__("os").environ.get("TEST_DATABASE_URL")),
-                    reason="builds its own SQLite file at revision 0003")
+                    reason="builds its own SQLite file at revision 0005")
 def test_migration_gives_every_account_its_own_token(tmp_path):
     from sqlalchemy import create_engine, text
 
     from scorekeeper.db import migrate
 
     url = "sqlite:///" + str(tmp_path / "old.sqlite3")
-    migrate(url, "0003")
+    migrate(url, "0005")
     engine = create_engine(url)
     with engine.begin() as conn:
         for i, name in enumerate(("ann", "bob"), 1):
-            conn.execute(text("INSERT INTO user (id, username, password_hash, created_at, timezone) "
-                              "VALUES (:id, :name, 'x', '2026-11-01 10:00:00', 'UTC')"), {"id": i, "name": name})
+            conn.execute(text("INSERT INTO user (id, username, password_hash, created_at) "
+                              "VALUES (:id, :name, 'x', '2026-11-01 10:00:00')"), {"id": i, "name": name})
     migrate(url)
     with engine.connect() as conn:
         tokens = [t for (t,) in conn.execute(text("SELECT session_token FROM user ORDER BY id"))]
