@@ -19,9 +19,9 @@ depends_on: Union[str, Sequence[str], None] = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("user") as batch:
-        batch.add_column(sa.Column("session_token", sqlmodel.sql.sqltypes.AutoString(length=64),
-                                   nullable=False, server_default=""))
+    # A plain ADD COLUMN (no batch rebuild): SQLite keeps the index on lower(username).
+    op.add_column("user", sa.Column("session_token", sqlmodel.sql.sqltypes.AutoString(length=64),
+                                    nullable=False, server_default=""))
     # Every existing account gets its own random token (old cookies end: one more login).
     conn = op.get_bind()
     user = sa.table("user", sa.column("id", sa.Integer), sa.column("session_token", sa.String))
@@ -48,3 +48,7 @@ def downgrade() -> None:
     op.drop_table("once_token")
     with op.batch_alter_table("user") as batch:
         batch.drop_column("session_token")
+    conn = op.get_bind()
+    if conn.dialect.name == "sqlite":  # the rebuild drops the expression index: make it again
+        conn.execute(sa.text("DROP INDEX IF EXISTS uq_user_username_lower"))
+        op.create_index("uq_user_username_lower", "user", [sa.text("lower(username)")], unique=True)

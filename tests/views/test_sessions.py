@@ -248,5 +248,7 @@ def test_migration_gives_every_account_its_own_token(tmp_path):
     with engine.connect() as conn:
         tokens = [t for (t,) in conn.execute(text("SELECT session_token FROM user ORDER BY id"))]
         assert conn.execute(text("SELECT count(*) FROM once_token")).scalar() == 0
+        indexes = {n for (n,) in conn.execute(text("SELECT name FROM sqlite_master WHERE tbl_name = 'user'"))}
+        assert "uq_user_username_lower" in indexes  # "Ann" and "ann" stay one name
     assert len(set(tokens)) == 2 and all(len(t) >= 40 for t in tokens)
     engine.dispose()
