@@ -231,14 +231,14 @@ def test_pages_send_permissions_and_opener_policies(client, auth):
 
 
 @pytest.mark.skipif(bool(__import__("os").environ.get("TEST_DATABASE_URL")),
-                    reason="builds its own SQLite file at revision practice")
+                    reason="builds its own SQLite file at revision content_hash")
 def test_migration_gives_every_account_its_own_token(tmp_path):
     from sqlalchemy import create_engine, text
 
     from scorekeeper.db import migrate
 
     url = "sqlite:///" + str(tmp_path / "old.sqlite3")
-    migrate(url, "practice")
+    migrate(url, "content_hash")
     engine = create_engine(url)
     with engine.begin() as conn:
         for i, name in enumerate(("ann", "bob"), 1):

@@ -1,7 +1,7 @@
 """per-account session token (revocable cookies) and creating forms' one-time tokens
 
 Revision ID: session_token
-Revises: practice
+Revises: content_hash
 Create Date: 2026-11-30
 """
 import secrets
@@ -13,7 +13,7 @@ import sqlmodel.sql.sqltypes  # noqa: F401
 
 
 revision: str = "session_token"
-down_revision: Union[str, None] = "practice"
+down_revision: Union[str, None] = "content_hash"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
