@@ -70,7 +70,7 @@ class Table:
     def set_up(cls, app) -> "Table":
         client = app.test_client()
         table = cls(app, client)
-        for name, password in (("bob", "bob-secret-42"), ("ann", "correct horse 42")):
+        for name, password in (("bob", "sturdy lantern 42"), ("ann", "correct horse 42")):
             r = client.post("/register", data={"username": name, "password": password, "confirm": password})
             assert r.status_code == 303, r.data[-500:]
             if name == "bob":
