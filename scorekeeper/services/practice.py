@@ -187,6 +187,10 @@ def advance(session: Session, game: Game, version: int | None, seed) -> Loaded:
         return loaded
     if nxt.get("player") == person(game):
         raise Refused("it is your move")
+    undone = service.redo_candidate(session, game, len(loaded.log))
+    if undone is not None and json.loads(undone.data).get("player") == nxt.get("player"):
+        # An undone virtual move comes back exactly as it was: Undo cannot re-roll the others.
+        return after(session, service.redo(session, game, version), seed)
     if game.game == "mia":
         entry = mia_players.next_entry(state, rng, mia_players.Hidden(cup_of(loaded.log)), reverse=False)
     elif game.game == "mice-and-men":

@@ -393,3 +393,36 @@ def test_mice_and_men_the_person_sees_their_dice_and_the_log_shows_the_same(clie
     r = client.post(f"/practice/{gid}/roll", data={"version": str(version_of(page)), "action": "run"}, headers=HX)
     assert r.status_code == 200
     assert record_of(client, gid)["entries"][-1] == {"type": "run", "player": "Ann", "dice": dice}
+
+
+def test_an_undone_virtual_turn_comes_back_as_it_was(make_app, auth):
+    """Undo must not be a way to re-roll the virtual players: with the system's randomness (no
+    seed), the next tap after an undo puts the same turn back (Redo), it does not roll anew."""
+    from scorekeeper.models import Entry
+
+    app = make_app()  # no PRACTICE_SEED: every roll from the system's randomness
+    client = app.test_client()
+    from ..conftest import Auth
+
+    Auth(client).register()
+    gid = start(client)
+    for _ in range(40):  # to the first virtual turn
+        r = move(client, gid)
+        assert r is not None and r.status_code == 200
+        entries = record_of(client, gid)["entries"]
+        if entries[-1]["type"] == "turn" and entries[-1]["player"] != "Ann":
+            break
+    before = record_of(client, gid)["entries"]
+    page = client.get(f"/practice/{gid}").data.decode()
+    r = client.post(f"/practice/{gid}/undo", data={"version": str(version_of(page))}, headers=HX)
+    assert r.status_code == 200
+    page = client.get(f"/practice/{gid}").data.decode()
+    assert "practice-next" in page
+    r = client.post(f"/practice/{gid}/next", data={"version": str(version_of(page))}, headers=HX)
+    assert r.status_code == 200
+    after = record_of(client, gid)["entries"]
+    assert after[: len(before)] == before  # the same turn, not a new roll
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        statuses = [e.status for e in s.exec(select(Entry).where(Entry.game_id == gid))]
+    assert "redone" in statuses
+    app.extensions["scorekeeper.engine"].dispose()
