@@ -37,8 +37,12 @@ bp = Blueprint("auth", __name__)
 login_manager = LoginManager()
 
 
+def _trim(value):
+    return value.strip() if isinstance(value, str) else value
+
+
 class LoginForm(FlaskForm):
-    username = StringField("Name", validators=[InputRequired(), Length(max=40)],
+    username = StringField("Name", validators=[InputRequired(), Length(max=40)], filters=[_trim],
                            render_kw={"autocomplete": "username", "autocapitalize": "none"})
     password = PasswordField("Password", validators=[InputRequired()],
                              render_kw={"autocomplete": "current-password"})
@@ -82,6 +86,7 @@ def good_password(name_of):
 class RegisterForm(FlaskForm):
     username = StringField(
         "Name",
+        filters=[_trim],  # a phone keyboard's trailing space is not part of the name
         validators=[
             InputRequired(),
             Length(min=2, max=40),

@@ -241,6 +241,8 @@ def merge_player(player_id: int):
     if kept is None:
         return player(player_id, error="Not merged: choose the player to merge into.")
     name, kept_id = gone.name, kept.id
+    if request.form.get("confirm") != "yes":  # one wrong pick would merge two people's histories
+        return render_template("history/merge_confirm.html", gone=gone, kept=kept)
     try:
         people.merge_players(session, current_group().id, gone, kept)
     except people.NameProblem as err:

@@ -86,3 +86,11 @@ def test_secret_key_generated_once_in_instance(make_app, monkeypatch, tmp_path):
     key2 = config.load_secret_key(str(tmp_path))
     assert key1 == key2 and len(key1) >= 32
     assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def test_a_trailing_space_from_a_phone_keyboard_is_not_part_of_the_name(client, auth):
+    r = client.post("/register", data={"username": "alice ", "password": "correct horse",
+                                       "confirm": "correct horse"})
+    assert r.status_code == 303
+    auth.logout()
+    assert client.post("/login", data={"username": " alice ", "password": "correct horse"}).status_code == 303

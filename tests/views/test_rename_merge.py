@@ -48,7 +48,11 @@ def test_merge_two_spellings(client, auth):
     second = new_game(client, players=("Anne", "Cat"), starter="0")
     post_turn(client, second, 0, "Anne", (6, 3), 2)
     anne, ann = profile_id(client, "Anne"), profile_id(client, "Ann")
+    # First the question: nothing is merged by the first tap.
     r = client.post(f"/players/{anne}/merge", data={"into": str(ann)})
+    assert r.status_code == 200 and "Merge Anne into Ann?" in r.data.decode()
+    assert client.get(f"/games/{second}/record.json").json["players"] == ["Anne", "Cat"]
+    r = client.post(f"/players/{anne}/merge", data={"into": str(ann), "confirm": "yes"})
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/players/{ann}")
     record = client.get(f"/games/{second}/record.json").json
     assert record["players"] == ["Ann", "Cat"] and record["entries"][-1]["player"] == "Ann"
@@ -57,7 +61,7 @@ def test_merge_two_spellings(client, auth):
     assert client.get(f"/players/{anne}").status_code == 404
     # Two people who sat at one game are not merged.
     ben = profile_id(client, "Ben")
-    r = client.post(f"/players/{ben}/merge", data={"into": str(ann)})
+    r = client.post(f"/players/{ben}/merge", data={"into": str(ann), "confirm": "yes"})
     assert r.status_code == 400 and "two people" in r.data.decode()
     assert client.get(f"/games/{first}/record.json").json["players"] == ["Ann", "Ben"]
 
