@@ -198,3 +198,14 @@ class OnceToken(SQLModel, table=True):
     user_id: int | None = Field(default=None, foreign_key="user.id", index=True)
     target_id: int | None = None
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class RateLimit(SQLModel, table=True):
+    """A rate-limit window (``scorekeeper.ratelimit.DatabaseStorage``): hits counted under
+    ``key`` until ``expires_at`` (Unix time, seconds)."""
+
+    __tablename__ = "rate_limit"
+
+    key: str = Field(primary_key=True, max_length=255)
+    hits: int = 0
+    expires_at: float = 0.0

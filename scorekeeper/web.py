@@ -14,7 +14,7 @@ from .htmx import is_htmx, retarget_headers
 
 csrf = CSRFProtect()
 compress = Compress()
-limiter = Limiter(get_remote_address, default_limits=[], storage_uri="memory://")
+limiter = Limiter(get_remote_address, default_limits=[])  # store: see ratelimit.py
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -93,6 +93,9 @@ def init_app(app) -> None:
     ])
     compress.init_app(app)
     app.config.setdefault("RATELIMIT_ENABLED", not app.config.get("TESTING"))
+    from . import ratelimit
+
+    ratelimit.configure(app)
     limiter.init_app(app)
 
     @app.errorhandler(429)
