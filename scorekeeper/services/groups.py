@@ -122,9 +122,9 @@ def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
     game = session.get(Game, game_id)
     if game is None or membership(session, user_id, game.group_id) is None:
         return None
-    if "current_group" not in g or g.current_group.id != game.group_id:
+    if cookie.get("group_id") != game.group_id:  # only then: a poll must not rewrite the cookie
         cookie["group_id"] = game.group_id
-        g.current_group = session.get(Group, game.group_id)
+        g.pop("current_group", None)
     return game
 
 
