@@ -42,15 +42,16 @@ def _trim(value):
 
 
 class LoginForm(FlaskForm):
-    username = StringField("Name", validators=[InputRequired(), Length(max=40)], filters=[_trim],
+    username = StringField(_l("Name"), validators=[InputRequired(), Length(max=40)], filters=[_trim],
                            render_kw={"autocomplete": "username", "autocapitalize": "none"})
-    password = PasswordField("Password", validators=[InputRequired()],
+    password = PasswordField(_l("Password"), validators=[InputRequired()],
                              render_kw={"autocomplete": "current-password"})
-    remember = BooleanField("Stay logged in on this phone", default=True)
+    remember = BooleanField(_l("Stay logged in on this phone"), default=True)
 
 
-PASSWORD_RULE = ("8 characters or more, not your name or a common password "
-                 "(a few unusual words together work well)")
+#: What a good password is, under the password fields (in the request's language).
+PASSWORD_RULE = _l("8 characters or more, not your name or a common password "
+                   "(a few unusual words together work well)")
 
 
 def password_problem(password: str, name: str) -> str | None:
@@ -59,14 +60,18 @@ def password_problem(password: str, name: str) -> str | None:
     Refused: equal to the name or containing it (names of 3 characters or more), and passwords
     zxcvbn rates below 2 of 4 (fewer than about 10^6 guesses: the commonest passwords, keyboard
     runs, a common word with a year). The length is checked by the form (8 to 200).
+    The answer is our own sentence in the request's language (zxcvbn's feedback is English and
+    is not shown).
     """
     from zxcvbn import zxcvbn
 
     folded, key = password.casefold(), name.strip().casefold()
     if key and (folded == key or (len(key) >= 3 and key in folded)):
-        return f"The password must not contain your name. Use {PASSWORD_RULE}."
+        return _("The password must not contain your name. Use 8 characters or more, not your name or "
+                 "a common password (a few unusual words together work well).")
     if zxcvbn(password[:100], user_inputs=[key] if key else [])["score"] < 2:
-        return f"That password is among the easiest to guess. Use {PASSWORD_RULE}."
+        return _("That password is among the easiest to guess. Use 8 characters or more, not your name "
+                 "or a common password (a few unusual words together work well).")
     return None
 
 
@@ -85,31 +90,31 @@ def good_password(name_of):
 
 class RegisterForm(FlaskForm):
     username = StringField(
-        "Name",
+        _l("Name"),
         filters=[_trim],  # a phone keyboard's trailing space is not part of the name
         validators=[
             InputRequired(),
             Length(min=2, max=40),
-            Regexp(r"^[A-Za-z0-9._\-]+$", message="Use letters a-z, digits, dots, dashes or underscores."),
+            Regexp(r"^[A-Za-z0-9._\-]+$", message=_l("Use letters a-z, digits, dots, dashes or underscores.")),
         ],
         render_kw={"autocomplete": "username", "autocapitalize": "none"},
     )
-    password = PasswordField("Password", validators=[InputRequired(), Length(min=8, max=200),
+    password = PasswordField(_l("Password"), validators=[InputRequired(), Length(min=8, max=200),
                                                      good_password(lambda form: form.username.data)],
                              render_kw={"autocomplete": "new-password"}, description=PASSWORD_RULE)
-    confirm = PasswordField("Password again",
-                            validators=[InputRequired(), EqualTo("password", "The passwords differ.")],
+    confirm = PasswordField(_l("Password again"),
+                            validators=[InputRequired(), EqualTo("password", _l("The passwords differ."))],
                             render_kw={"autocomplete": "new-password"})
 
 
 class PasswordForm(FlaskForm):
-    current = PasswordField("Current password", validators=[InputRequired(), Length(max=200)],
+    current = PasswordField(_l("Current password"), validators=[InputRequired(), Length(max=200)],
                             render_kw={"autocomplete": "current-password"})
-    password = PasswordField("New password", validators=[InputRequired(), Length(min=8, max=200),
+    password = PasswordField(_l("New password"), validators=[InputRequired(), Length(min=8, max=200),
                                                          good_password(lambda form: current_user.username)],
                              render_kw={"autocomplete": "new-password"}, description=PASSWORD_RULE)
-    confirm = PasswordField("New password again",
-                            validators=[InputRequired(), EqualTo("password", "The passwords differ.")],
+    confirm = PasswordField(_l("New password again"),
+                            validators=[InputRequired(), EqualTo("password", _l("The passwords differ."))],
                             render_kw={"autocomplete": "new-password"})
 
 
@@ -120,7 +125,7 @@ def init_app(app) -> None:
     app.after_request(secure_cookies)
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
-    login_manager.login_message = "Log in to see your games."
+    login_manager.login_message = _l("Log in to see your games.")
 
     @login_manager.user_loader
     def _load(cookie_id: str):
@@ -139,7 +144,7 @@ def init_app(app) -> None:
         if is_htmx():
             # Reload the whole page on the login form, never paste it into a panel.
             return client_redirect(url_for("auth.login"), status=401)
-        flash(login_manager.login_message)
+        flash(str(login_manager.login_message))
         return redirect(target)
 
 
@@ -225,14 +230,14 @@ def register():
 
             outcome = earlier or once.create_once(session, "register", token, None, make)
         except once.BadToken as err:
-            return message_response(str(err), 400, "Form expired")
+            return message_response(str(err), 400, _("Form expired"))
         except (NameTaken, IntegrityError):  # IntegrityError: another sign-up took it just now
             session.rollback()
-            form.username.errors.append("That name is taken; choose another.")
+            form.username.errors.append(_("That name is taken; choose another."))
         else:
             user = session.get(User, outcome.target_id)
             if outcome.repeated and not check_password(user, form.password.data):
-                form.username.errors.append("That name is taken; choose another.")
+                form.username.errors.append(_("That name is taken; choose another."))
             else:
                 login_user(user, remember=True)
                 return redirect(safe_next(request.args.get("next")), 303)
@@ -254,7 +259,7 @@ def login():
                 get_session().commit()
             login_user(user, remember=form.remember.data)
             return redirect(safe_next(request.args.get("next")), 303)
-        form.password.errors.append("Wrong name or password.")
+        form.password.errors.append(_("Wrong name or password."))
     status = 400 if form.is_submitted() else 200
     return render_template("auth/login.html", form=form), status
 
@@ -316,9 +321,9 @@ def change_password():
             session.commit()
             remember = request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token"))
             login_user(user, remember=remember is not None)
-            flash("Password changed. Other phones logged in to this account must log in again.")
+            flash(_("Password changed. Other phones logged in to this account must log in again."))
             return redirect(url_for("history.settings"), 303)
-        form.current.errors.append("That is not the current password.")
+        form.current.errors.append(_("That is not the current password."))
     status = 400 if form.is_submitted() else 200
     return render_template("auth/password.html", form=form), status
 

@@ -62,8 +62,8 @@ def refuse_bad_input():
     Returns a refusal response, or None to go on.
     """
     if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.is_json:
-        return message_response("This address takes a form (as the page sends it), not JSON; "
-                                "nothing was saved.", 415, "Not a form")
+        return message_response(_("This address takes a form (as the page sends it), not JSON; "
+                                  "nothing was saved."), 415, _("Not a form"))
     sources = [request.args]
     if request.method in ("POST", "PUT", "PATCH", "DELETE"):
         sources += [request.form]
@@ -71,12 +71,13 @@ def refuse_bad_input():
         for key, values in source.lists():
             if "\x00" in key or any("\x00" in v for v in values):
                 return message_response(
-                    f"The field {key.replace(chr(0), '')[:40]!r} holds a NUL character, which no text "
-                    "here may hold; remove it and send again. Nothing was saved.", 400, "Not saved")
+                    _("The field %(field)s holds a NUL character, which no text here may hold; remove it "
+                      "and send again. Nothing was saved.", field=repr(key.replace(chr(0), "")[:40])),
+                    400, _("Not saved"))
     for upload in request.files.values() if request.method == "POST" else ():
         if upload.filename and "\x00" in upload.filename:
-            return message_response("A file name holds a NUL character; rename the file. "
-                                    "Nothing was saved.", 400, "Not saved")
+            return message_response(_("A file name holds a NUL character; rename the file. "
+                                      "Nothing was saved."), 400, _("Not saved"))
     return None
 
 

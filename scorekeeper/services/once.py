@@ -22,6 +22,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Callable
 
+from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
@@ -70,8 +71,8 @@ def token_from(form) -> str | None:
     if token in (None, ""):
         return None
     if not _SHAPE.fullmatch(token):
-        raise BadToken("This form's one-time token is malformed, so nothing was saved; "
-                       "reload the page and send it again.")
+        raise BadToken(_("This form's one-time token is malformed, so nothing was saved; "
+                         "reload the page and send it again."))
     return token
 
 
@@ -86,7 +87,7 @@ def find(session: Session, token: str | None, kind: str, user_id: int | None) ->
     if row is None:
         return None
     if row.kind != kind or row.user_id != user_id or row.target_id is None:
-        raise BadToken("This form was already sent from another page; reload the page and send it again.")
+        raise BadToken(_("This form was already sent from another page; reload the page and send it again."))
     return Outcome(row.target_id, repeated=True)
 
 

@@ -255,6 +255,8 @@ def merge_player(player_id: int):
 @login_required
 def settings():
     """The group's time zone (games are stored in UTC and shown in it)."""
+    from flask_babel import gettext as _  # the account page's words (kept local to this view)
+
     error = None
     if request.method == "POST":
         tz = (request.form.get("timezone") or "").strip()
@@ -264,9 +266,10 @@ def settings():
             group.timezone = tz
             session.add(group)
             session.commit()
-            flash(f"Time zone set to {tz}.")
+            flash(_("Time zone set to %(zone)s.", zone=tz))
             return redirect(url_for("history.settings"), 303)
-        error = f"{tz[:64]!r} is not a time zone; choose one from the list, such as Europe/Berlin."
+        error = _("%(zone)s is not a time zone; choose one from the list, such as Europe/Berlin.",
+                  zone=repr(tz[:64]))
     now = hist.when(datetime.now(timezone.utc), _tz())
     from ..services import games as service
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
-from flask import Blueprint, Response, current_app, render_template, send_from_directory, url_for
+from flask import Blueprint, Response, render_template, request, url_for
+from flask_babel import force_locale
+from flask_babel import gettext as _
 
+from ..i18n import language, valid_language
 from ..web import static_url
 
 bp = Blueprint("pwa", __name__)
@@ -36,8 +40,52 @@ def offline():
     return render_template("offline.html")
 
 
+#: The manifest's fields that read the same in every language.
+MANIFEST = {
+    "short_name": "scorekeeper",
+    "id": "/",
+    "start_url": "/",
+    "scope": "/",
+    "display": "standalone",
+    "orientation": "portrait",
+    "theme_color": "#0d47a1",
+    "background_color": "#ffffff",
+    "icons": [
+        {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
+        {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any"},
+        {"src": "/static/icons/maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+        {"src": "/static/icons/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
+    ],
+}
+
+
+def manifest_for(code: str) -> dict:
+    """The web app manifest in language ``code`` (one of :data:`scorekeeper.i18n.LANGUAGES`):
+    ``name`` and ``description`` translated (``short_name`` is the app's name, "scorekeeper"), ``lang`` set, the rest
+    :data:`MANIFEST`. The ``id`` is the same in every language: one installed app."""
+    with force_locale(code):
+        words = {
+            "name": _("scorekeeper: dice games at the table"),
+            "description": _("Keep the score of Mitchi, Mia and Mice and Men played with real dice."),
+        }
+    return {**words, "lang": code, "dir": "ltr", **MANIFEST}
+
+
 @bp.route("/manifest.webmanifest")
 def manifest():
-    response = send_from_directory(current_app.static_folder, "manifest.webmanifest",
-                                   mimetype="application/manifest+json", max_age=3600)
+    """The manifest in the language named by ``?lang=`` (every page links the one of its own
+    language, so the URL alone decides and caches keep each language apart); without it, or with
+    a language the app does not speak, the request's language (then it varies with the browser's
+    Accept-Language and the login cookie)."""
+    asked = request.args.get("lang")
+    code = asked if valid_language(asked) else language()
+    body = json.dumps(manifest_for(code), ensure_ascii=False, indent=1)
+    response = Response(body, content_type="application/manifest+json; charset=utf-8")
+    if valid_language(asked):
+        response.cache_control.public = True
+        response.cache_control.max_age = 3600
+    else:
+        response.cache_control.private = True
+        response.cache_control.max_age = 3600
+        response.vary.update(("Accept-Language", "Cookie"))
     return response
