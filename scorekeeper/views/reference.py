@@ -130,13 +130,13 @@ def hand_words(hand) -> str:
     if (high, low) == (2, 1):
         return "Mitchi"
     if high == low:
-        return _("double %(face)s", face=high)
+        return _("double %(die)d", die=high)
     return f"{high}-{low}"
 
 
 def mia_words(value: int) -> str:
     """A Mia value as read in this language: 21 is "Mia" (German "Mäxchen"), others the number."""
-    return _("Mia") if value == 21 else str(value)
+    return pgettext("the hand 2-1", "Mia") if value == 21 else str(value)
 
 
 @bp.route("/<name>")

@@ -127,7 +127,7 @@ def test_account_page_in_german_for_a_german_account(client, auth):
     t = text(r)
     assert title(r) == "Konto · scorekeeper"
     for words in ("Konto: ann", "Zeitzone deiner Gruppe", "Spiele werden in UTC gespeichert", "Speichern",
-                  "Export und Import", "Alle Spiele exportieren", "Spielprotokolle laden", "Passwort ändern",
+                  "Export und Import", "Alle Spiele exportieren", "Spielberichte laden", "Passwort ändern",
                   "Abmelden", "auf allen Handys ab", "Entfernte Spiele", "30 Tage lang wiederherstellbar",
                   "Wiederherstellen"):
         assert words in t, words
