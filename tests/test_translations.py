@@ -34,18 +34,30 @@ def test_every_marked_string_has_a_german_translation_and_none_is_fuzzy(tmp_path
     untranslated = [i for i, m in german.items() if not (m.string if isinstance(m.string, str) else all(m.string))]
     assert not untranslated, untranslated[:10]
     assert not [i for i, m in german.items() if m.fuzzy], "fuzzy entries"
-    # Placeholders survive translation.
+    # Placeholders survive translation: %(name)s in templates and Python, {name} in the rules'
+    # refusal templates (docs/translations.md §Refusals); a plural keeps them in every form.
     for msgid, m in german.items():
-        if isinstance(m.string, str):
-            assert set(re.findall(r"%\((\w+)\)s", msgid)) == set(re.findall(r"%\((\w+)\)s", m.string)), msgid
+        ids = [m.id] if isinstance(m.id, str) else list(m.id)
+        for text in [m.string] if isinstance(m.string, str) else list(m.string):
+            for source in ids:
+                assert placeholders(source) == placeholders(text), (msgid, text)
+
+
+def placeholders(text: str) -> tuple[set, set]:
+    """The %(name)s and the {name} placeholders of a message ({{ and }} are literal braces)."""
+    literal = text.replace("{{", "").replace("}}", "")
+    return set(re.findall(r"%\((\w+)\)[sd]", text)), set(re.findall(r"\{(\w*)\}", literal))
 
 
 def test_the_catalog_compiles_and_the_committed_mo_is_current(tmp_path):
     out = tmp_path / "messages.mo"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "compile", "-i", str(PO), "-o", str(out),
                     "-l", "de"], check=True, capture_output=True)
-    fresh = {m.id: m.string for m in read_mo(out.open("rb"))}
-    committed = {m.id: m.string for m in read_mo(MO.open("rb"))}
+    def entries(mo):  # a plural entry's id and strings are lists
+        return {tuple(m.id) if isinstance(m.id, list) else m.id:
+                tuple(m.string) if isinstance(m.string, list) else m.string for m in read_mo(mo.open("rb"))}
+
+    fresh, committed = entries(out), entries(MO)
     assert fresh == committed, "translations/de/LC_MESSAGES/messages.mo is stale: run pybabel compile -d translations"
 
 
