@@ -192,3 +192,36 @@ def test_an_illegal_entry_is_refused_in_the_players_language(app, client, auth, 
     r = client.post(f"/games/{gid}/entries", data=illegal, headers=HX)
     assert r.status_code == 422 and str(escape(err.reason)) in messages(r.data), (name, messages(r.data))
     assert r.data.decode().count('class="msg error"') == 1
+
+
+def test_undo_redo_correction_and_practice_refusals_speak_german(client, auth):
+    auth.register()
+    client.post("/language", data={"language": "de"})
+    empty = new_game(client, starter=forms.ROLLOFF)  # no entry yet
+    undo = client.post(f"/games/{empty}/undo", data={"version": "0"}, headers=HX)
+    redo = client.post(f"/games/{empty}/redo", data={"version": "0"}, headers=HX)
+    assert undo.status_code == 422 and messages(undo.data) == ["es gibt noch nichts rückgängig zu machen"]
+    assert redo.status_code == 422 and messages(redo.data)[0].startswith("es gibt nichts wiederherzustellen")
+    game = new_game(client)  # Mitchi, Ann starts
+    for v, (player, rolls) in enumerate((("Ann", 3), ("Ben", 3))):
+        client.post(f"/games/{game}/entries", data={"version": str(v), "type": "turn", "player": player,
+                                                    "hand.0": "5", "hand.1": "3", "rolls": str(rolls)}, headers=HX)
+    r = client.post(f"/games/{game}/entries/2", data={"version": "2", "type": "turn", "player": "Ann",
+                                                      "hand.0": "5", "hand.1": "3", "rolls": "1"})
+    assert r.status_code == 422
+    assert ("diese Korrektur würde Eintrag 3 (" in r.data.decode()
+            and "ungültig machen: beim Auswürfeln" not in r.data.decode()
+            and "das Wurflimit dieser Runde ist 1, also darf Ben so oft würfeln: nur 1" in r.data.decode())
+    r = client.post(f"/games/{game}/entries/9", data={"version": "2", "type": "turn", "player": "Ann",
+                                                      "hand.0": "5", "hand.1": "3", "rolls": "1"})
+    assert r.status_code == 422 and "es gibt keinen Eintrag 9; das Protokoll hat 3 Einträge" in r.data.decode()
+
+    r = client.post("/practice/new/mitchi", data={"player": "Ann", "point_limit": "5"})
+    gid = int(re.search(r"/practice/(\d+)", r.headers["Location"]).group(1))
+    page = client.get(f"/practice/{gid}").data.decode()
+    v = re.search(r'name="version" value="(\d+)"', page).group(1)
+    odd = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "0", "action": "fly"})
+    said = messages(odd.data)  # your move, or a virtual player's (who starts is rolled for)
+    assert odd.status_code == 422 and len(said) == 1, said
+    assert re.fullmatch(r"fly ist jetzt kein Zug; du kannst würfeln|\w+ ist dran, nicht du: tipp auf Weiter, "
+                        r"um es zu sehen", said[0]), said
