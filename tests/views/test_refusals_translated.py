@@ -225,3 +225,14 @@ def test_undo_redo_correction_and_practice_refusals_speak_german(client, auth):
     assert odd.status_code == 422 and len(said) == 1, said
     assert re.fullmatch(r"fly ist jetzt kein Zug; du kannst würfeln|\w+ ist dran, nicht du: tipp auf Weiter, "
                         r"um es zu sehen", said[0]), said
+
+
+def test_a_refused_setup_answers_in_german(client, auth):
+    auth.register()
+    client.post("/language", data={"language": "de"})
+    data = {"seats": "3", "starter": "0", "action": "create", "players-0": "Ann", "players-1": "ann",
+            "players-2": "Ben", "opt_point_limit": "7"}
+    r = client.post("/games/new/mitchi", data=data)
+    assert r.status_code == 400
+    assert ("der Spielername &#39;ann&#39; kommt doppelt vor (er liest sich wie &#39;Ann&#39;)"
+            in r.data.decode()), messages(r.data)
