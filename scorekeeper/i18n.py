@@ -17,8 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import request, session
-from flask_babel import Babel, get_locale, lazy_gettext
+from flask_babel import Babel, get_locale, get_translations, lazy_gettext
 from flask_login import current_user
+
+from .rules.base import Phrase
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Language code -> its own name, as shown in the language switch.
@@ -49,6 +51,37 @@ def select_language() -> str:
 def language() -> str:
     """The current request's language code."""
     return str(get_locale() or "en")
+
+
+def translated(message) -> str:
+    """``message`` in the request's language: a :class:`~scorekeeper.rules.base.Phrase` (the rules'
+    refusals: template and values) or an exception carrying one (``err.message``, else its first
+    argument), else ``str(message)`` as it is (docs/translations.md §Refusals).
+
+    The template is looked up in the catalog (``ngettext`` with ``values["count"]`` for a plural
+    phrase) and filled with its values, each value that is a phrase translated the same way;
+    names and numbers are shown as they are. A translation that does not fit its values (a
+    broken catalog) falls back to the English text rather than failing the answer.
+    """
+    if isinstance(message, BaseException):
+        phrase = getattr(message, "message", None)
+        if not isinstance(phrase, Phrase) and message.args and isinstance(message.args[0], Phrase):
+            phrase = message.args[0]
+        message = phrase if isinstance(phrase, Phrase) else str(message)
+    if not isinstance(message, Phrase):
+        return str(message)
+    catalog = get_translations()
+    if message.plural is not None:
+        text = catalog.ngettext(message.template, message.plural, message.values.get("count", 0))
+    else:
+        text = catalog.gettext(message.template)
+    if not message.values:
+        return text
+    values = {k: translated(v) if isinstance(v, Phrase) else v for k, v in message.values.items()}
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return str(message)
 
 
 def init_app(app) -> None:

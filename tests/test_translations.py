@@ -34,15 +34,19 @@ def test_every_marked_string_has_a_german_translation_and_none_is_fuzzy(tmp_path
     untranslated = [i for i, m in german.items() if not (m.string if isinstance(m.string, str) else all(m.string))]
     assert not untranslated, untranslated[:10]
     assert not [i for i, m in german.items() if m.fuzzy], "fuzzy entries"
-    # Placeholders survive translation (every plural form keeps the plural's).
-    def names(text):
-        return set(re.findall(r"%\((\w+)\)[sd]", text))
-
+    # Placeholders survive translation: %(name)s in templates and Python, {name} in the rules'
+    # refusal templates (docs/translations.md §Refusals); every plural form keeps the plural's.
     for msgid, m in german.items():
         if isinstance(m.string, str):
-            assert names(msgid) == names(m.string), msgid
+            assert placeholders(m.id) == placeholders(m.string), (msgid, m.string)
         else:
-            assert all(names(m.id[1]) == names(form) for form in m.string), msgid
+            assert all(placeholders(m.id[1]) == placeholders(form) for form in m.string), msgid
+
+
+def placeholders(text: str) -> tuple[set, set]:
+    """The %(name)s and the {name} placeholders of a message ({{ and }} are literal braces)."""
+    literal = text.replace("{{", "").replace("}}", "")
+    return set(re.findall(r"%\((\w+)\)[sd]", text)), set(re.findall(r"\{(\w*)\}", literal))
 
 
 def test_the_catalog_compiles_and_the_committed_mo_is_current(tmp_path):

@@ -25,9 +25,9 @@ def find_game(name) -> GameSpec:
         if name not in _GAMES:
             _load(_MODULES[name])
         return _GAMES[name]
-    from .base import shown
+    from .base import N_, shown
 
-    raise RecordError(f"game must be one of {', '.join(_MODULES)}, not {shown(name)}")
+    raise RecordError(N_("game must be one of {games}, not {value}"), games=", ".join(_MODULES), value=shown(name))
 
 
 def _load(*modules: str) -> None:

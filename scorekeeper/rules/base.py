@@ -14,8 +14,51 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 
+def N_(template: str) -> str:
+    """Mark ``template`` as a message for the translators' catalog (``pybabel extract`` collects
+    ``N_``); returns it unchanged. The rules stay English: the web layer translates
+    (docs/translations.md §Refusals)."""
+    return template
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular and plural template for the catalog (babel.cfg: ``keywords = Nn_:1,2``);
+    returns both, for ``Phrase(*Nn_(s, p), count=n, ...)``."""
+    return singular, plural
+
+
+class Phrase(str):
+    """English text made from a ``template`` (``{name}`` placeholders) and ``values``.
+
+    It is the English text (a ``str``), and keeps ``template``, ``plural`` (the plural template,
+    chosen when ``values["count"] != 1``, else None) and ``values`` so that the web layer can
+    say it in another language (``scorekeeper.i18n.translated``). A value that is itself a
+    :class:`Phrase` (a word such as a hand's name, a list "Ann and Ben") is translated too;
+    other values (names, numbers, record keys) are shown as they are. A template without
+    values is not formatted (so a plain text with braces passes through unchanged).
+    """
+
+    template: str
+    plural: str | None
+    values: dict
+
+    def __new__(cls, template: str, plural: str | None = None, /, **values: Any) -> Phrase:
+        chosen = plural if plural is not None and values.get("count") != 1 else template
+        self = super().__new__(cls, chosen.format(**values) if values else chosen)
+        self.template, self.plural, self.values = template, plural, values
+        return self
+
+
 class RuleError(ValueError):
-    """Base of every refusal by the rules engine; ``str()`` is the message for a person."""
+    """Base of every refusal by the rules engine; ``str()`` is the message for a person.
+
+    Raised as ``RuleError(N_("a die shows 1 to 6, not {value}"), value=...)`` or with a
+    ready :class:`Phrase`; ``message`` is the :class:`Phrase` (English ``str``, template and
+    values for translation, docs/translations.md §Refusals)."""
+
+    def __init__(self, message: str, /, **values: Any):
+        self.message = message if isinstance(message, Phrase) and not values else Phrase(str(message), **values)
+        super().__init__(str(self.message))
 
 
 class IllegalEntry(RuleError):
@@ -48,15 +91,19 @@ def shown(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value) if -10**12 < value < 10**12 else ("a huge number" if value > 0 else "a huge negative number")
+        if -10**12 < value < 10**12:
+            return str(value)
+        return Phrase(N_("a huge number")) if value > 0 else Phrase(N_("a huge negative number"))
     if isinstance(value, float):
-        return "a number with a fraction" if value == value and abs(value) < 1e12 else "not a whole number"
+        if value == value and abs(value) < 1e12:
+            return Phrase(N_("a number with a fraction"))
+        return Phrase(N_("not a whole number"))
     if isinstance(value, str):
         return repr(value[:30] + "…") if len(value) > 30 else repr(value)
     if isinstance(value, (list, tuple)):
-        return "a list" if value else "an empty list"
+        return Phrase(N_("a list")) if value else Phrase(N_("an empty list"))
     if isinstance(value, dict):
-        return "an object"
+        return Phrase(N_("an object"))
     return type(value).__name__
 
 
@@ -66,25 +113,50 @@ def need_int(entry: dict, key: str, what: str | None = None, low: int | None = 1
     is missing, null, not a whole number or out of range (docs/game-record.md §Shapes, §Ranges).
     With ``low``/``high`` None the caller checks the range itself (and must, before any use)."""
     label = what or key
-    span = f" from {low} to {high}" if low is not None and high is not None else ""
+    ranged = low is not None and high is not None
     if key not in entry:
-        raise IllegalEntry(f"{label} is missing: give a whole number{span}")
+        if ranged:
+            raise IllegalEntry(N_("{label} is missing: give a whole number from {low} to {high}"),
+                               label=label, low=low, high=high)
+        raise IllegalEntry(N_("{label} is missing: give a whole number"), label=label)
     value = entry[key]
     if not is_int(value):
-        raise IllegalEntry(f"{label} must be a whole number{span}, not {shown(value)}")
-    if low is not None and high is not None and not low <= value <= high:
-        raise IllegalEntry(f"{label} must be from {low} to {high}, not {shown(value)}")
+        if ranged:
+            raise IllegalEntry(N_("{label} must be a whole number from {low} to {high}, not {value}"),
+                               label=label, low=low, high=high, value=shown(value))
+        raise IllegalEntry(N_("{label} must be a whole number, not {value}"), label=label, value=shown(value))
+    if ranged and not low <= value <= high:
+        raise IllegalEntry(N_("{label} must be from {low} to {high}, not {value}"),
+                           label=label, low=low, high=high, value=shown(value))
     return value
 
 
 def join_names(names) -> str:
-    """'Ann', 'Ann and Ben', 'Ann, Ben and Cat'."""
+    """'Ann', 'Ann and Ben', 'Ann, Ben and Cat' (a :class:`Phrase` for translation); 'nobody'."""
     names = list(names)
     if not names:
-        return "nobody"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+        return Phrase(N_("nobody"))
+    return and_list(names)
+
+
+def and_list(items) -> str:
+    """'a', 'a and b', 'a, b and c' as a :class:`Phrase` (items may be phrases themselves)."""
+    items = list(items)
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        return Phrase(N_("{first} and {last}"), first=items[0], last=items[1])
+    return Phrase(N_("{first}, {rest}"), first=items[0], rest=and_list(items[1:]))
+
+
+def or_list(items) -> str:
+    """'a', 'a or b', 'a, b or c' as a :class:`Phrase` (items may be phrases themselves)."""
+    items = list(items)
+    if len(items) <= 1:
+        return items[0] if items else ""
+    if len(items) == 2:
+        return Phrase(N_("{first} or {last}"), first=items[0], last=items[1])
+    return Phrase(N_("{first}, {rest}"), first=items[0], rest=or_list(items[1:]))
 
 
 # --- options (docs/rules.md §Options) -----------------------------------
@@ -114,20 +186,18 @@ class Option:
         minimum = self.minimum if self.minimum is not None else 0
         if self.kind == "int":
             if not is_int(value) or not minimum <= value <= self.maximum:
-                raise RecordError(
-                    f"option {self.name} must be a whole number from {minimum} to {self.maximum}, "
-                    f"not {shown(value)}"
-                )
+                raise RecordError(N_("option {name} must be a whole number from {low} to {high}, not {value}"),
+                                  name=self.name, low=minimum, high=self.maximum, value=shown(value))
             return value
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise RecordError(f"option {self.name} must be true or false, not {shown(value)}")
+                raise RecordError(N_("option {name} must be true or false, not {value}"),
+                                  name=self.name, value=shown(value))
             return value
         if self.kind == "text":
             if not isinstance(value, str) or value not in self.choices:
-                raise RecordError(
-                    f"option {self.name} must be one of {', '.join(self.choices)}, not {shown(value)}"
-                )
+                raise RecordError(N_("option {name} must be one of {choices}, not {value}"),
+                                  name=self.name, choices=", ".join(self.choices), value=shown(value))
             return value
         if self.kind == "range":
             if (
@@ -139,9 +209,9 @@ class Option:
                 got = ("[" + ", ".join(shown(v) for v in value) + "]"
                        if isinstance(value, (list, tuple)) and len(value) <= 3 else shown(value))
                 raise RecordError(
-                    f"option {self.name} must be two whole numbers [low, high] with "
-                    f"{minimum} <= low <= high <= {self.maximum}, not {got}"
-                )
+                    N_("option {name} must be two whole numbers [low, high] with "
+                       "{low} <= low <= high <= {high}, not {value}"),
+                    name=self.name, low=minimum, high=self.maximum, value=got)
             return [value[0], value[1]]
         raise AssertionError(self.kind)  # pragma: no cover
 
@@ -153,13 +223,15 @@ def parse_options(options: tuple[Option, ...], given: Any) -> dict:
     for an unknown name or a value outside the allowed ones (docs/rules.md §Options).
     """
     if not isinstance(given, dict):  # null is not an object (docs/game-record.md §Shapes)
-        raise RecordError(f"options must be an object of option names and values ({{}} for the defaults), "
-                          f"not {shown(given)}")
+        raise RecordError(N_("options must be an object of option names and values ({{}} for the defaults), "
+                             "not {value}"), value=shown(given))
     known = {o.name: o for o in options}
     for name in given:
         if name not in known:
-            allowed = ", ".join(known) or "none"
-            raise RecordError(f"unknown option {shown(name)}; this game's options are: {allowed}")
+            if not known:
+                raise RecordError(N_("unknown option {name}; this game's options are: none"), name=shown(name))
+            raise RecordError(N_("unknown option {name}; this game's options are: {allowed}"),
+                              name=shown(name), allowed=", ".join(known))
     return {o.name: (o.parse(given[o.name]) if o.name in given else o.default) for o in options}
 
 
@@ -193,9 +265,10 @@ class RollOff:
 
         expected = self.next_player
         if expected is None:
-            raise IllegalEntry("the roll-off is already decided")
+            raise IllegalEntry(N_("the roll-off is already decided"))
         if player != expected:
-            raise IllegalEntry(f"it is {expected}'s roll in the roll-off, not {player}'s")
+            raise IllegalEntry(N_("it is {expected}'s roll in the roll-off, not {player}'s"),
+                               expected=expected, player=player)
         value = parse_die(die)
         self.dice.append((player, value))
         if len(self.dice) == len(self.group):
@@ -273,9 +346,10 @@ class GameSpec:
                                               players.index(p)))
 
     def players_text(self) -> str:
+        """'2 or more players', '2 to 6 players' (a :class:`Phrase`)."""
         if self.max_players is None:
-            return f"{self.min_players} or more players"
-        return f"{self.min_players} to {self.max_players} players"
+            return Phrase(N_("{low} or more players"), low=self.min_players)
+        return Phrase(N_("{low} to {high} players"), low=self.min_players, high=self.max_players)
 
 
 class Opening:
@@ -296,12 +370,11 @@ class Opening:
         """Apply a ``start`` or ``startroll`` entry; raise :class:`IllegalEntry`."""
         kind, player = entry.get("type"), entry.get("player")
         if player not in self.players:
-            raise IllegalEntry(f"{shown(player)} is not a player here; players: {join_names(self.players)}")
+            raise not_a_player(player, self.players)
         if kind == "start":
             if self.rolloff is not None:
-                raise IllegalEntry(
-                    f"the roll-off has begun; the next entry is {self.rolloff.next_player}'s startroll"
-                )
+                raise IllegalEntry(N_("the roll-off has begun; the next entry is {player}'s startroll"),
+                                   player=self.rolloff.next_player)
             self.starter = player
         elif kind == "startroll":
             rolloff = self.rolloff or RollOff(list(self.players))
@@ -309,10 +382,10 @@ class Opening:
             self.rolloff = rolloff
             self.starter = rolloff.winner
         else:
-            raise IllegalEntry(
+            raise IllegalEntry(N_(
                 "who starts is not decided yet: enter a start (name the starting player) "
                 "or the roll-off (startroll, one die each in seat order)"
-            )
+            ))
 
     def as_dict(self) -> dict:
         """How the start was decided, for the replay output's ``start`` key: ``{"starter": name or
@@ -330,11 +403,21 @@ class Opening:
         return {"type": "startroll", "player": self.rolloff.next_player, "rolloff": list(self.rolloff.group)}
 
 
+def not_a_player(player: Any, players) -> IllegalEntry:
+    """The refusal of an entry naming someone not at the table (to raise)."""
+    return IllegalEntry(N_("{player} is not a player here; players: {players}"),
+                        player=shown(player), players=join_names(players))
+
+
 def check_player(players: tuple[str, ...], entry: dict, expected: str | None, action: str) -> str:
-    """Return ``entry['player']`` if it is ``expected``; raise :class:`IllegalEntry` otherwise."""
+    """Return ``entry['player']`` if it is ``expected``; raise :class:`IllegalEntry` otherwise.
+
+    ``action`` names what ``expected`` is to do, as a :class:`Phrase` (``Phrase(N_("turn"))``)
+    so that the message can be translated."""
     player = entry.get("player")
     if not isinstance(player, str) or player not in players:
-        raise IllegalEntry(f"{shown(player)} is not a player here; players: {join_names(players)}")
+        raise not_a_player(player, players)
     if expected is not None and player != expected:
-        raise IllegalEntry(f"it is {expected}'s {action}, not {player}'s")
+        raise IllegalEntry(N_("it is {expected}'s {action}, not {player}'s"),
+                           expected=expected, action=action, player=player)
     return player

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import IllegalEntry, is_int, shown
+from .base import N_, IllegalEntry, is_int, shown
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up of `scorekeeper replay`)
 if TYPE_CHECKING:
@@ -14,9 +14,9 @@ FACES = range(1, 7)
 def parse_die(value: Any) -> int:
     """Return a die face 1..6; raise :class:`IllegalEntry` for anything else (docs/rules.md §Every game)."""
     if not is_int(value):
-        raise IllegalEntry(f"a die must be a whole number from 1 to 6, not {shown(value)}")
+        raise IllegalEntry(N_("a die must be a whole number from 1 to 6, not {value}"), value=shown(value))
     if value not in FACES:
-        raise IllegalEntry(f"a die shows 1 to 6, not {shown(value)}")
+        raise IllegalEntry(N_("a die shows 1 to 6, not {value}"), value=shown(value))
     return value
 
 
@@ -29,9 +29,10 @@ def parse_dice(value: Any, count: int, what: str = "hand") -> tuple[int, ...]:
     if value.__class__ is list and len(value) == count and all(d.__class__ is int and 0 < d < 7 for d in value):
         return tuple(sorted(value, reverse=True))  # the usual case, checked without a call per die
     if not isinstance(value, (list, tuple)):
-        raise IllegalEntry(f"{what} must be a list of {count} dice, not {shown(value)}")
+        raise IllegalEntry(N_("{what} must be a list of {count} dice, not {value}"),
+                           what=what, count=count, value=shown(value))
     if len(value) != count:
-        raise IllegalEntry(f"{what} must have {count} dice, not {len(value)}")
+        raise IllegalEntry(N_("{what} must have {count} dice, not {number}"), what=what, count=count, number=len(value))
     return tuple(sorted((parse_die(v) for v in value), reverse=True))
 
 

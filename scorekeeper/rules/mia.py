@@ -37,14 +37,18 @@ from __future__ import annotations
 
 from . import register
 from .base import (
+    N_,
     GameSpec,
     GameState,
     IllegalEntry,
     Opening,
     Option,
+    Phrase,
     RecordError,
     is_int,
     join_names,
+    not_a_player,
+    or_list,
     shown,
 )
 from .dice import parse_dice, value_of
@@ -119,9 +123,9 @@ def values_above(claim: int | None, order: str = "standard") -> list[int]:
 def value_label(value: int, order: str = "standard") -> str:
     """'Mia', 'double 3', '65'; in ``sum`` order non-doubles add the sum: '63 (9)'."""
     if value == MIA:
-        return "Mia"
+        return Phrase(N_("Mia"))
     if is_double(value):
-        return f"double {value % 10}"
+        return Phrase(N_("double {die}"), die=value % 10)
     if order == "sum":
         return f"{value} ({pip_sum(value)})"
     return str(value)
@@ -132,26 +136,31 @@ def parse_value(entry: dict, key: str = "value") -> int:
     value = entry.get(key)
     if not is_int(value):
         if value is None:
-            raise IllegalEntry(f"{key} is missing: give a value such as 65, 31, 11 or 21 (Mia)")
-        raise IllegalEntry(
-            f"{key} must be a whole number written higher die first, such as 65 or 21, not {shown(value)}"
-        )
+            raise IllegalEntry(N_("{key} is missing: give a value such as 65, 31, 11 or 21 (Mia)"), key=key)
+        raise IllegalEntry(N_("{key} must be a whole number written higher die first, such as 65 or 21, not {value}"),
+                           key=key, value=shown(value))
     if value not in VALUES:
         low, high = value % 10, value // 10
         if 1 <= low <= 6 and 1 <= high <= 6:  # dice written the wrong way round
-            raise IllegalEntry(f"{value} is not a Mia value: write the higher die first ({low}{high})")
-        raise IllegalEntry(
-            f"{shown(value)} is not a Mia value: two dice 1 to 6, higher die first, such as 65, 31, 11 or 21 (Mia)"
-        )
+            raise IllegalEntry(N_("{value} is not a Mia value: write the higher die first ({low}{high})"),
+                               value=value, low=low, high=high)
+        raise IllegalEntry(N_("{value} is not a Mia value: two dice 1 to 6, higher die first, "
+                              "such as 65, 31, 11 or 21 (Mia)"), value=shown(value))
     return value
 
 
+#: The refusal of an entry by a player whose turn it is not, by what they tried.
+_NOT_YOUR_TURN = {
+    "announce": N_("it is {next}'s turn, not {player}'s, to announce; {want}"),
+    "pass": N_("it is {next}'s turn, not {player}'s, to pass; {want}"),
+    "challenge": N_("it is {next}'s turn, not {player}'s, to challenge; {want}"),
+}
+
+
 def _list(values) -> str:
-    """'a, b or c' for messages; a value of 21 reads "Mia"."""
-    values = ["Mia" if v == MIA and not isinstance(v, bool) else str(v) for v in values]
-    if len(values) <= 1:
-        return "".join(values)
-    return ", ".join(values[:-1]) + " or " + values[-1]
+    """'a, b or c' for messages (a :class:`Phrase`); a value of 21 reads "Mia"."""
+    return or_list([Phrase(N_("Mia")) if v == MIA and not isinstance(v, bool)
+                    else v if isinstance(v, Phrase) else str(v) for v in values])
 
 
 OPTIONS = (
@@ -270,7 +279,7 @@ class Mia(GameState):
 
     def __init__(self, players: tuple[str, ...], options: dict):
         if options.get("rolloff") and options.get("scoring") != "bonus-points":
-            raise RecordError("option rolloff needs scoring bonus-points (with elimination there is no tie)")
+            raise RecordError(N_("option rolloff needs scoring bonus-points (with elimination there is no tie)"))
         self.players = tuple(players)
         self.options = dict(options)
         self.order: str = options["order"]
@@ -410,37 +419,43 @@ class Mia(GameState):
     def describe_next(self) -> str:
         """What would be valid now, in words (ends every refusal message)."""
         if self.finished:
-            return "the game is over"
+            return Phrase(N_("the game is over"))
         if not self.started:
             nxt = self.opening.expected()
             if self.opening.rolloff is None:
-                return "first enter a start (who starts) or the roll-off (startroll, one die each in seat order)"
-            return f"next is {nxt['player']}'s startroll (one die)"
+                return Phrase(N_("first enter a start (who starts) or the roll-off (startroll, one die each in "
+                                 "seat order)"))
+            return Phrase(N_("next is {player}'s startroll (one die)"), player=nxt["player"])
         p, claim = self.to_act, self.claim
+        may_pass = self.options["pass_back"] == "may-pass"
         if claim is None:
-            text = (
-                f"{p} rolls and announces any value (or, in quick entry, the challenge is "
-                f"recorded with the cup owner and the value announced)"
-            )
+            text = Phrase(N_("{player} rolls and announces any value (or, in quick entry, the challenge is "
+                             "recorded with the cup owner and the value announced)"), player=p)
         elif self.restart_due:
-            text = f"{p} starts the round again: announce any value"
-            if self.options["pass_back"] == "may-pass":
-                text += ", or pass without a value"
+            if may_pass:
+                text = Phrase(N_("{player} starts the round again: announce any value, or pass without a value"),
+                              player=p)
+            else:
+                text = Phrase(N_("{player} starts the round again: announce any value"), player=p)
         elif self.pass_back:
             above = _list(self.values_above(claim))
-            text = f"{p} rolls and announces above {claim} ({above}), or passes with a value above {claim}"
-            if self.options["pass_back"] == "may-pass":
-                text += ", or passes without a value"
+            if may_pass:
+                text = Phrase(N_("{player} rolls and announces above {claim} ({above}), or passes with a value "
+                                 "above {claim}, or passes without a value"), player=p, claim=claim, above=above)
+            else:
+                text = Phrase(N_("{player} rolls and announces above {claim} ({above}), or passes with a value "
+                                 "above {claim}"), player=p, claim=claim, above=above)
         else:
-            choices = ["challenge"]
+            choices = [Phrase(N_("challenge"))]
             if not self.no_pass:
-                choices.append("pass")
+                choices.append(Phrase(N_("pass")))
             above = self.values_above(claim)
             if above:
-                choices.append(f"announce above {claim} ({_list(above)})")
-            text = f"{p} may {_list(choices)}"
+                choices.append(Phrase(N_("announce above {claim} ({above})"), claim=claim, above=_list(above)))
+            text = Phrase(N_("{player} may {choices}"), player=p, choices=_list(choices))
         if self.may_reverse is not None:
-            text = f"{self.may_reverse} may reverse the direction; otherwise {text}"
+            text = Phrase(N_("{player} may reverse the direction; otherwise {next}"),
+                          player=self.may_reverse, next=text)
         return text
 
     def expected(self) -> dict | None:
@@ -502,9 +517,10 @@ class Mia(GameState):
         "reverse", "player"}``; ``start``/``startroll`` first.
         """
         if not isinstance(entry, dict):
-            raise IllegalEntry("an entry is a JSON object with a type and a player")
+            raise IllegalEntry(N_("an entry is a JSON object with a type and a player"))
         if self.finished:
-            raise IllegalEntry(f"the game is over ({join_names(self.winners)} won); no more entries")
+            raise IllegalEntry(N_("the game is over ({winners} won); no more entries"),
+                               winners=join_names(self.winners))
         if not self.started:
             self.opening.apply(entry)
             if self.opening.starter is not None:
@@ -522,37 +538,39 @@ class Mia(GameState):
             self._challenge(entry)  # sets may_reverse itself
             return
         elif kind in ("start", "startroll"):
-            raise IllegalEntry(f"the game has already started; {self.describe_next()}")
+            raise IllegalEntry(N_("the game has already started; {want}"), want=self.describe_next())
         else:
-            raise IllegalEntry(f"{shown(kind)} is not a Mia entry here; {self.describe_next()}")
+            raise IllegalEntry(N_("{kind} is not a Mia entry here; {want}"), kind=shown(kind),
+                               want=self.describe_next())
         self.may_reverse = None  # any other entry declines the reversal (rule 7)
 
     def _check_player(self, entry: dict, action: str) -> str:
         """The entry's player, who must be the one to act; raise :class:`IllegalEntry`."""
         player = entry.get("player")
         if not isinstance(player, str) or player not in self.players:
-            raise IllegalEntry(f"{shown(player)} is not a player here; players: {join_names(self.players)}")
+            raise not_a_player(player, self.players)
         if player != self.to_act:
             if player not in self.still_in:
-                why = "is out (no lives left)" if self.lives[player] == 0 else "is not in the roll-off"
-                raise IllegalEntry(f"{player} {why}; {self.describe_next()}")
-            raise IllegalEntry(f"it is {self.to_act}'s turn, not {player}'s, to {action}; {self.describe_next()}")
+                if self.lives[player] == 0:
+                    raise IllegalEntry(N_("{player} is out (no lives left); {want}"), player=player,
+                                       want=self.describe_next())
+                raise IllegalEntry(N_("{player} is not in the roll-off; {want}"), player=player,
+                                   want=self.describe_next())
+            raise IllegalEntry(_NOT_YOUR_TURN[action], next=self.to_act, player=player, want=self.describe_next())
         return player
 
     def _reverse(self, entry: dict) -> None:
         if not self.options["mia_reverses"]:
-            raise IllegalEntry(f"reversing is not played here (option mia_reverses is off); {self.describe_next()}")
+            raise IllegalEntry(N_("reversing is not played here (option mia_reverses is off); {want}"),
+                               want=self.describe_next())
         if self.may_reverse is None:
-            raise IllegalEntry(
-                "no reverse now: only the winner of a challenge of an announced Mia may reverse, "
-                f"as the entry right after that challenge; {self.describe_next()}"
-            )
+            raise IllegalEntry(N_("no reverse now: only the winner of a challenge of an announced Mia may reverse, "
+                                  "as the entry right after that challenge; {want}"), want=self.describe_next())
         player = entry.get("player")
         if player != self.may_reverse:
-            raise IllegalEntry(
-                f"only {self.may_reverse}, who won the Mia challenge, may reverse, not {player}; "
-                f"{self.describe_next()}"
-            )
+            raise IllegalEntry(N_("only {winner}, who won the Mia challenge, may reverse, not {player}; {want}"),
+                               winner=self.may_reverse, player=player,
+                               want=self.describe_next())
         self.direction = -self.direction
         self.may_reverse = None
 
@@ -560,20 +578,26 @@ class Mia(GameState):
         claim = self.claim
         above = self.values_above(claim)
         if value == claim:
-            why = f"{value} is the announced value, not above it"
+            why = Phrase(N_("{value} is the announced value, not above it"), value=value)
         elif not self.ranks_above(claim, value):
-            why = f"{self.value_label(value)} ranks equal to {self.value_label(claim)}, not above it"
+            why = Phrase(N_("{value} ranks equal to {claim}, not above it"),
+                         value=self.value_label(value), claim=self.value_label(claim))
         else:
-            why = f"{self.value_label(value)} is not above {self.value_label(claim)}"
+            why = Phrase(N_("{value} is not above {claim}"), value=self.value_label(value),
+                         claim=self.value_label(claim))
         if not self.pass_back:
-            others = ["challenge"] + ([] if self.no_pass else ["pass"])
+            others = [Phrase(N_("challenge"))] + ([] if self.no_pass else [Phrase(N_("pass"))])
         elif what == "announce":
-            others = ["pass with one of these values"]
+            others = [Phrase(N_("pass with one of these values"))]
         else:
-            others = ["roll and announce one of these"]
+            others = [Phrase(N_("roll and announce one of these"))]
         if self.pass_back and self.options["pass_back"] == "may-pass":
-            others.append("pass without a value")
-        raise IllegalEntry(f"{why}: {what} one of {_list(above)}, or {_list(others)}")
+            others.append(Phrase(N_("pass without a value")))
+        if what == "announce":
+            raise IllegalEntry(N_("{why}: announce one of {above}, or {others}"),
+                               why=why, above=_list(above), others=_list(others))
+        raise IllegalEntry(N_("{why}: pass back with one of {above}, or {others}"),
+                           why=why, above=_list(above), others=_list(others))
 
     def _announce(self, entry: dict) -> None:
         player = self._check_player(entry, "announce")
@@ -581,9 +605,8 @@ class Mia(GameState):
         restart = self.restart_due
         if self.claim is not None and not restart:
             if not self.values_above(self.claim):
-                raise IllegalEntry(
-                    f"nothing ranks above Mia, so {player} cannot roll and announce higher; {self.describe_next()}"
-                )
+                raise IllegalEntry(N_("nothing ranks above Mia, so {player} cannot roll and announce higher; {want}"),
+                                   player=player, want=self.describe_next())
             if not self.ranks_above(value, self.claim):
                 self._refuse_low(value, "announce")
         self.round_log.append({"type": "announce", "player": player, "value": value, "restart": restart})
@@ -596,22 +619,22 @@ class Mia(GameState):
     def _pass(self, entry: dict) -> None:
         player = self._check_player(entry, "pass")
         if self.claim is None:
-            raise IllegalEntry(f"nothing is announced yet, so there is nothing to pass; {self.describe_next()}")
+            raise IllegalEntry(N_("nothing is announced yet, so there is nothing to pass; {want}"),
+                               want=self.describe_next())
         if "value" in entry and entry["value"] is None:  # docs/game-record.md §Shapes
-            raise IllegalEntry(
-                "value is null: a pass back gives a value such as 65 or 21, and a plain pass "
-                "leaves value out"
-            )
+            raise IllegalEntry(N_("value is null: a pass back gives a value such as 65 or 21, and a plain pass "
+                                  "leaves value out"))
         has_value = "value" in entry
         may_pass = self.options["pass_back"] == "may-pass"
         if self.pass_back:
             if has_value:
                 value = parse_value(entry)
                 if self.claim == MIA:
-                    raise IllegalEntry(
-                        f"nothing ranks above Mia: {player} starts the round again with an announce "
-                        f"of any value" + (", or passes without a value" if may_pass else "")
-                    )
+                    if may_pass:
+                        raise IllegalEntry(N_("nothing ranks above Mia: {player} starts the round again with an "
+                                              "announce of any value, or passes without a value"), player=player)
+                    raise IllegalEntry(N_("nothing ranks above Mia: {player} starts the round again with an "
+                                          "announce of any value"), player=player)
                 if not self.ranks_above(value, self.claim):
                     self._refuse_low(value, "pass back with")
                 self.claim = value
@@ -619,28 +642,21 @@ class Mia(GameState):
             else:
                 if not may_pass:
                     if self.claim == MIA:
-                        raise IllegalEntry(
-                            f"the announced Mia went all the way round: {player} starts the round again "
-                            f"(announce any value)"
-                        )
-                    raise IllegalEntry(
-                        f"{player} rolled last and knows the dice, so may pass only by announcing a higher "
-                        f"value (pass with a value: one of {_list(self.values_above(self.claim))}), "
-                        f"or roll and announce higher"
-                    )
+                        raise IllegalEntry(N_("the announced Mia went all the way round: {player} starts the "
+                                              "round again (announce any value)"), player=player)
+                    raise IllegalEntry(N_("{player} rolled last and knows the dice, so may pass only by announcing "
+                                          "a higher value (pass with a value: one of {above}), or roll and "
+                                          "announce higher"), player=player, above=_list(self.values_above(self.claim)))
                 value = None
                 self.no_pass = True
         else:
             if has_value:
-                raise IllegalEntry(
-                    f"only the player who rolled last passes with a value, when the turn comes back to "
-                    f"them; {player} passes without a value; {self.describe_next()}"
-                )
+                raise IllegalEntry(N_("only the player who rolled last passes with a value, when the turn comes "
+                                      "back to them; {player} passes without a value; {want}"),
+                                   player=player, want=self.describe_next())
             if self.no_pass:
-                raise IllegalEntry(
-                    f"{self.cup_owner} passed back without raising, so {player} may not pass; "
-                    f"{self.describe_next()}"
-                )
+                raise IllegalEntry(N_("{owner} passed back without raising, so {player} may not pass; {want}"),
+                                   owner=self.cup_owner, player=player, want=self.describe_next())
             value = None
             self.no_pass = False
         self.round_log.append({"type": "pass", "player": player, "value": value})
@@ -650,41 +666,38 @@ class Mia(GameState):
     def _challenge(self, entry: dict) -> None:
         player = entry.get("player")
         if not isinstance(player, str) or player not in self.players:
-            raise IllegalEntry(f"{shown(player)} is not a player here; players: {join_names(self.players)}")
+            raise not_a_player(player, self.players)
         quick = "owner" in entry or "announced" in entry
         if self.claim is None:
             if not quick:
-                raise IllegalEntry(
-                    f"nothing is announced yet in round {self.round_number}: {self.to_act} announces first; "
-                    f"a quick-entry challenge gives the owner and the announced value too"
-                )
+                raise IllegalEntry(N_("nothing is announced yet in round {round}: {player} announces first; "
+                                      "a quick-entry challenge gives the owner and the announced value too"),
+                                   round=self.round_number, player=self.to_act)
             owner = entry.get("owner")
             if not isinstance(owner, str) or owner not in self.players:
-                what = f"owner {shown(owner)} is not a player here;" if "owner" in entry else "owner is missing:"
-                raise IllegalEntry(
-                    f"{what} the owner is the challenged cup owner, one of {join_names(self.still_in)}"
-                )
+                if "owner" in entry:
+                    raise IllegalEntry(N_("owner {owner} is not a player here; the owner is the challenged cup "
+                                          "owner, one of {players}"), owner=shown(owner),
+                                       players=join_names(self.still_in))
+                raise IllegalEntry(N_("owner is missing: the owner is the challenged cup owner, one of {players}"),
+                                   players=join_names(self.still_in))
             if owner not in self.still_in:
-                raise IllegalEntry(
-                    f"{owner} is not still in, so cannot be the cup owner; one of {join_names(self.still_in)}"
-                )
+                raise IllegalEntry(N_("{owner} is not still in, so cannot be the cup owner; one of {players}"),
+                                   owner=owner, players=join_names(self.still_in))
             announced = parse_value(entry, "announced")
             challenger = self.next_in(owner)
             if player != challenger:
-                raise IllegalEntry(
-                    f"the challenger of {owner} is the next player, {challenger}, not {player}"
-                )
+                raise IllegalEntry(N_("the challenger of {owner} is the next player, {challenger}, not {player}"),
+                                   owner=owner, challenger=challenger, player=player)
         else:
             if quick:
-                raise IllegalEntry(
-                    f"the round's announcement is already entered ({self.cup_owner} holds "
-                    f"{self.claim}): challenge without owner and announced; {self.describe_next()}"
-                )
+                raise IllegalEntry(N_("the round's announcement is already entered ({owner} holds {claim}): "
+                                      "challenge without owner and announced; {want}"),
+                                   owner=self.cup_owner, claim=self.claim, want=self.describe_next())
             self._check_player(entry, "challenge")
             if self.pass_back:
-                raise IllegalEntry(
-                    f"{player} rolled last and knows the dice, so may not challenge; {self.describe_next()}"
-                )
+                raise IllegalEntry(N_("{player} rolled last and knows the dice, so may not challenge; {want}"),
+                                   player=player, want=self.describe_next())
             owner, announced = self.cup_owner, self.claim
             quick = False
         dice = parse_dice(entry.get("cup"), 2, "cup")

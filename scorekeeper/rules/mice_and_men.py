@@ -55,7 +55,8 @@ from __future__ import annotations
 
 from . import register
 from .base import (
-    MAX_NUMBER, GameSpec, GameState, IllegalEntry, Opening, Option, check_player, join_names, need_int, shown,
+    MAX_NUMBER, N_, GameSpec, GameState, IllegalEntry, Nn_, Opening, Option, Phrase, check_player, join_names,
+    need_int, shown,
 )
 from .dice import parse_dice, value_of
 from .plain import dataclass, field
@@ -368,61 +369,68 @@ class MiceAndMen(GameState):
         """What would be valid now, for a message."""
         rnd = self.round
         if self._rolloff_running:
-            return f"the roll-off for the first opener goes on: {self.opening.rolloff.next_player}'s startroll"
+            return Phrase(N_("the roll-off for the first opener goes on: {player}'s startroll"),
+                          player=self.opening.rolloff.next_player)
         phase = rnd.phase
-        start = " (or a start / startroll naming the first round's opener)" if self._may_name_first else ""
         if phase == "first":
-            return f"round {rnd.number} needs its first player: a first entry naming any player{start}"
+            if self._may_name_first:
+                return Phrase(N_("round {round} needs its first player: a first entry naming any player "
+                                 "(or a start / startroll naming the first round's opener)"), round=rnd.number)
+            return Phrase(N_("round {round} needs its first player: a first entry naming any player"),
+                          round=rnd.number)
         if phase == "opening":
             low, high = self.opening_range
-            return f"{rnd.first} opens round {rnd.number}: an announce of {low} to {high}{start}"
+            if self._may_name_first:
+                return Phrase(N_("{player} opens round {round}: an announce of {low} to {high} "
+                                 "(or a start / startroll naming the first round's opener)"),
+                              player=rnd.first, round=rnd.number, low=low, high=high)
+            return Phrase(N_("{player} opens round {round}: an announce of {low} to {high}"),
+                          player=rnd.first, round=rnd.number, low=low, high=high)
         if phase == "bidding":
-            return (
-                f"it is {rnd.to_act}'s choice at penalty {rnd.penalty}: run, join, "
-                f"or announce a lead of {rnd.penalty + 1} or more"
-            )
-        return f"the showdown: a reveal of three dice by {join_names(rnd.to_reveal)}"
+            return Phrase(N_("it is {player}'s choice at penalty {penalty}: run, join, "
+                             "or announce a lead of {lead} or more"),
+                          player=rnd.to_act, penalty=rnd.penalty, lead=rnd.penalty + 1)
+        return Phrase(N_("the showdown: a reveal of three dice by {players}"), players=join_names(rnd.to_reveal))
 
     # --- entries ---------------------------------------------------------------
 
     def apply(self, entry: dict) -> None:
         """Check and apply one entry; raise :class:`IllegalEntry` and change nothing."""
         if not isinstance(entry, dict):
-            raise IllegalEntry("an entry is a JSON object with a type and a player")
+            raise IllegalEntry(N_("an entry is a JSON object with a type and a player"))
         kind = entry.get("type")
         rnd = self.round
         if rnd is None:
-            raise IllegalEntry(
-                f"the game is over after {self.rounds_total} round{'s' if self.rounds_total != 1 else ''} "
-                f"({join_names(self.winners)} won); no more entries"
-            )
+            raise IllegalEntry(Phrase(*Nn_("the game is over after {count} round ({winners} won); no more entries",
+                                           "the game is over after {count} rounds ({winners} won); no more entries"),
+                                      count=self.rounds_total, winners=join_names(self.winners)))
         if kind not in self.legal_types():
             if kind in ("start", "startroll") and not self._rolloff_running:
-                raise IllegalEntry(
-                    "start and startroll only name the first round's opener, before it is named "
-                    f"and before its opening announcement; now {self._want()}"
-                )
+                raise IllegalEntry(N_("start and startroll only name the first round's opener, before it is named "
+                                      "and before its opening announcement; now {want}"), want=self._want())
             if kind == "first" and self.first_player == "rotate":
-                raise IllegalEntry(
-                    f"with first_player = rotate the opener is not chosen (it is {rnd.first}); "
-                    f"now {self._want()}"
-                )
+                raise IllegalEntry(N_("with first_player = rotate the opener is not chosen (it is {player}); "
+                                      "now {want}"), player=rnd.first, want=self._want())
             if kind == "first":
-                raise IllegalEntry(f"round {rnd.number}'s first player is already {rnd.first}; now {self._want()}")
+                raise IllegalEntry(N_("round {round}'s first player is already {player}; now {want}"),
+                                   round=rnd.number, player=rnd.first, want=self._want())
             if kind == "reveal" and rnd.phase == "bidding":
-                raise IllegalEntry(f"no reveal before the bidding has ended; {self._want()}")
-            if kind in ("run", "join") and rnd.phase in ("first", "opening"):
-                raise IllegalEntry(f"nobody can {kind} before the opening announcement; {self._want()}")
+                raise IllegalEntry(N_("no reveal before the bidding has ended; {want}"), want=self._want())
+            if kind == "run" and rnd.phase in ("first", "opening"):
+                raise IllegalEntry(N_("nobody can run before the opening announcement; {want}"), want=self._want())
+            if kind == "join" and rnd.phase in ("first", "opening"):
+                raise IllegalEntry(N_("nobody can join before the opening announcement; {want}"), want=self._want())
             if kind in ("run", "join", "announce") and rnd.phase == "showdown":
-                raise IllegalEntry(f"the bidding has ended; {self._want()}")
-            raise IllegalEntry(f"an entry of type {shown(kind)} is not allowed now; {self._want()}")
+                raise IllegalEntry(N_("the bidding has ended; {want}"), want=self._want())
+            raise IllegalEntry(N_("an entry of type {kind} is not allowed now; {want}"),
+                               kind=shown(kind), want=self._want())
         if kind in ("start", "startroll"):
             self.opening.apply(entry)  # raises before any change
             if self.opening.starter is not None:
                 rnd.first = self.opening.starter
                 self._first_named = True
         elif kind == "first":
-            rnd.first = check_player(self.players, entry, None, "first")
+            rnd.first = check_player(self.players, entry, None, Phrase(N_("first")))
             self._first_named = True
         elif kind == "announce":
             if rnd.phase == "opening":
@@ -440,30 +448,25 @@ class MiceAndMen(GameState):
         """The entry's player if it is their choice; a message for a runner or the last announcer."""
         player = entry.get("player")
         if isinstance(player, str) and player in rnd.runners:
-            raise IllegalEntry(
-                f"{player} ran with the mice and is out of round {rnd.number}; "
-                f"it is {rnd.to_act}'s choice (run, join or lead)"
-            )
+            raise IllegalEntry(N_("{player} ran with the mice and is out of round {round}; "
+                                  "it is {next}'s choice (run, join or lead)"),
+                               player=player, round=rnd.number, next=rnd.to_act)
         if isinstance(player, str) and player == rnd.last_announcer:
-            raise IllegalEntry(
-                f"{player} made the last announcement ({rnd.penalty}) and is not asked until someone leads; "
-                f"it is {rnd.to_act}'s choice (run, join or lead)"
-            )
-        return check_player(self.players, entry, rnd.to_act, "choice (run, join or lead)")
+            raise IllegalEntry(N_("{player} made the last announcement ({penalty}) and is not asked until "
+                                  "someone leads; it is {next}'s choice (run, join or lead)"),
+                               player=player, penalty=rnd.penalty, next=rnd.to_act)
+        return check_player(self.players, entry, rnd.to_act, Phrase(N_("choice (run, join or lead)")))
 
     def _open(self, rnd: Round, entry: dict) -> None:
         low, high = self.opening_range
         if entry.get("player") != rnd.first:
-            check_player(self.players, entry, None, "opening")
-            raise IllegalEntry(
-                f"{rnd.first} opens round {rnd.number}, not {entry.get('player')}: "
-                f"an announce by {rnd.first} of {low} to {high}"
-            )
-        penalty = need_int(entry, "penalty", "the opening penalty", None, None)
+            check_player(self.players, entry, None, Phrase(N_("opening")))
+            raise IllegalEntry(N_("{first} opens round {round}, not {player}: an announce by {first} of {low} to {high}"),
+                               first=rnd.first, round=rnd.number, player=entry.get("player"), low=low, high=high)
+        penalty = need_int(entry, "penalty", Phrase(N_("the opening penalty")), None, None)
         if not low <= penalty <= high:  # opening_range is within 1..MAX_NUMBER (docs/rules.md §Options)
-            raise IllegalEntry(
-                f"the opening penalty must be within the opening range: {low} to {high}, not {shown(penalty)}"
-            )
+            raise IllegalEntry(N_("the opening penalty must be within the opening range: {low} to {high}, not {value}"),
+                               low=low, high=high, value=shown(penalty))
         rnd.penalty = penalty
         rnd.last_announcer = rnd.first
         rnd.actions.append(Action(rnd.first, "open", penalty))
@@ -471,17 +474,13 @@ class MiceAndMen(GameState):
 
     def _lead(self, rnd: Round, entry: dict) -> None:
         player = self._bidder(rnd, entry)
-        penalty = need_int(entry, "penalty", "a lead's penalty", None, None)
+        penalty = need_int(entry, "penalty", Phrase(N_("a lead's penalty")), None, None)
         if penalty <= rnd.penalty:
-            raise IllegalEntry(
-                f"a lead must be above the current penalty {rnd.penalty}: {rnd.penalty + 1} or more, "
-                f"not {shown(penalty)}"
-            )
+            raise IllegalEntry(N_("a lead must be above the current penalty {penalty}: {lead} or more, not {value}"),
+                               penalty=rnd.penalty, lead=rnd.penalty + 1, value=shown(penalty))
         if penalty > MAX_NUMBER:  # docs/game-record.md §Ranges
-            raise IllegalEntry(
-                f"a penalty is at most {MAX_NUMBER}: lead with {rnd.penalty + 1} to {MAX_NUMBER}, "
-                f"not {shown(penalty)}"
-            )
+            raise IllegalEntry(N_("a penalty is at most {most}: lead with {lead} to {most}, not {value}"),
+                               most=MAX_NUMBER, lead=rnd.penalty + 1, value=shown(penalty))
         rnd.penalty = penalty
         rnd.last_announcer = player
         rnd.joined = []
@@ -497,7 +496,7 @@ class MiceAndMen(GameState):
     def _run(self, rnd: Round, entry: dict) -> None:
         player = self._bidder(rnd, entry)
         # ``dice`` is optional: left out, not null (docs/game-record.md §Shapes).
-        dice = parse_dice(entry["dice"], DICE, "a runner's dice") if "dice" in entry else None
+        dice = parse_dice(entry["dice"], DICE, Phrase(N_("a runner's dice"))) if "dice" in entry else None
         nxt = self.next_in(player)
         rnd.in_play.remove(player)
         rnd.runners.append(player)
@@ -518,14 +517,13 @@ class MiceAndMen(GameState):
     def _reveal(self, rnd: Round, entry: dict) -> None:
         player = entry.get("player")
         if isinstance(player, str) and player in rnd.runners:
-            raise IllegalEntry(
-                f"{player} ran with the mice and does not reveal at the showdown; "
-                f"still to reveal: {join_names(rnd.to_reveal)}"
-            )
+            raise IllegalEntry(N_("{player} ran with the mice and does not reveal at the showdown; "
+                                  "still to reveal: {players}"), player=player, players=join_names(rnd.to_reveal))
         if isinstance(player, str) and player in rnd.reveals:
-            raise IllegalEntry(f"{player} has already revealed; still to reveal: {join_names(rnd.to_reveal)}")
-        check_player(self.players, entry, None, "reveal")
-        dice = parse_dice(entry.get("dice"), DICE, "a reveal")
+            raise IllegalEntry(N_("{player} has already revealed; still to reveal: {players}"),
+                               player=player, players=join_names(rnd.to_reveal))
+        check_player(self.players, entry, None, Phrase(N_("reveal")))
+        dice = parse_dice(entry.get("dice"), DICE, Phrase(N_("a reveal")))
         rnd.reveals[player] = dice
         if rnd.to_reveal:
             return

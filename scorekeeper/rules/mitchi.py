@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from . import register
 from .base import (
-    GameSpec, GameState, IllegalEntry, Opening, Option, check_player, join_names, need_int, shown,
+    N_, GameSpec, GameState, IllegalEntry, Opening, Option, Phrase, check_player, join_names, need_int, or_list,
+    shown,
 )
 from .dice import parse_dice
 from .plain import dataclass, field
@@ -260,7 +261,8 @@ class Mitchi(GameState):
         """
         kind = entry.get("type")
         if self.finished:
-            raise IllegalEntry(f"the game is over ({join_names(self.winners)} won); no more entries")
+            raise IllegalEntry(N_("the game is over ({winners} won); no more entries"),
+                               winners=join_names(self.winners))
         rnd = self.round
         if rnd is None:
             self.opening.apply(entry)
@@ -272,36 +274,36 @@ class Mitchi(GameState):
         elif kind == "tiebreak":
             self._tiebreak(rnd, entry)
         else:
-            want = "tiebreak" if rnd.in_tie_break else "turn"
-            raise IllegalEntry(f"a {shown(kind)} entry is not allowed now; expected a {want} by {rnd.next_player}")
+            if rnd.in_tie_break:
+                raise IllegalEntry(N_("a {kind} entry is not allowed now; expected a tiebreak by {player}"),
+                                   kind=shown(kind), player=rnd.next_player)
+            raise IllegalEntry(N_("a {kind} entry is not allowed now; expected a turn by {player}"),
+                               kind=shown(kind), player=rnd.next_player)
 
     def _turn(self, rnd: Round, entry: dict) -> None:
         if rnd.in_tie_break:
-            raise IllegalEntry(
-                f"the round is in a tie-break; expected a tiebreak roll by {rnd.next_player} "
-                f"(order: {', '.join(rnd.tie_breaks[-1].order)})"
-            )
-        player = check_player(self.players, entry, rnd.next_player, "turn")
+            raise IllegalEntry(N_("the round is in a tie-break; expected a tiebreak roll by {player} (order: {order})"),
+                               player=rnd.next_player, order=", ".join(rnd.tie_breaks[-1].order))
+        player = check_player(self.players, entry, rnd.next_player, Phrase(N_("turn")))
         hand = parse_dice(entry.get("hand"), 2)
         rolls = need_int(entry, "rolls", None, None, None)  # the range is the roll limit, below
         if rnd.roll_limit is None:
             if not 1 <= rolls <= MAX_START_ROLLS:
-                raise IllegalEntry(f"the starting player uses 1, 2 or 3 rolls, not {shown(rolls)}")
+                raise IllegalEntry(N_("the starting player uses 1, 2 or 3 rolls, not {value}"), value=shown(rolls))
         elif not 1 <= rolls <= rnd.roll_limit:
-            valid = {1: "only 1", 2: "1 or 2", 3: "1, 2 or 3"}[rnd.roll_limit]
+            valid = Phrase(N_("only 1")) if rnd.roll_limit == 1 else or_list(str(n) for n in range(1, rnd.roll_limit + 1))
             raise IllegalEntry(
-                f"{shown(rolls)} rolls is not allowed: the roll limit this round is {rnd.roll_limit}, "
-                f"so {player} may use {valid}"
-            )
+                N_("{value} rolls is not allowed: the roll limit this round is {limit}, so {player} may use {valid}"),
+                value=shown(rolls), limit=rnd.roll_limit, player=player, valid=valid)
         rnd.turns.append(Turn(player, hand, rolls))
         if len(rnd.turns) == len(rnd.order):
             self._settle(rnd, [(t.player, t.hand) for t in rnd.turns], list(rnd.order))
 
     def _tiebreak(self, rnd: Round, entry: dict) -> None:
         if not rnd.in_tie_break:
-            raise IllegalEntry(f"there is no tie-break now; expected a turn by {rnd.next_player}")
+            raise IllegalEntry(N_("there is no tie-break now; expected a turn by {player}"), player=rnd.next_player)
         tb = rnd.tie_breaks[-1]
-        player = check_player(self.players, entry, rnd.next_player, "tie-break roll")
+        player = check_player(self.players, entry, rnd.next_player, Phrase(N_("tie-break roll")))
         # A tie-break is one roll; a ``rolls`` key is not part of this entry's shape and is
         # ignored like any unlisted key (docs/game-record.md §Shapes).
         hand = parse_dice(entry.get("hand"), 2)

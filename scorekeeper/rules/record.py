@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 from . import find_game
-from .base import GameSpec, GameState, IllegalEntry, RecordError, RuleError, parse_options, shown
+from .base import N_, GameSpec, GameState, IllegalEntry, Phrase, RecordError, RuleError, parse_options, shown
 from .names import MAX_NAME, clean_name, has_control, name_key
 from .plain import dataclass
 
@@ -31,9 +31,12 @@ class ReplayError(RuleError):
 
     def __init__(self, entry: int | None, message: str):
         self.entry = entry
+        #: The refusal without its prefix (a :class:`~scorekeeper.rules.base.Phrase` when the rules made it).
         self.reason = message
-        prefix = "record" if entry is None else f"entry {entry}"
-        super().__init__(f"{prefix}: {message}")
+        if entry is None:
+            super().__init__(Phrase(N_("record: {reason}"), reason=message))
+        else:
+            super().__init__(Phrase(N_("entry {entry}: {reason}"), entry=entry, reason=message))
 
 
 @dataclass
@@ -56,28 +59,32 @@ def check_players(spec: GameSpec, players: Any) -> tuple[str, ...]:
     number is within the game's limits.
     """
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError(f"players must be a list of names, not {shown(players)}")
+        raise RecordError(N_("players must be a list of names, not {value}"), value=shown(players))
     seen: dict[str, str] = {}
     for p in players:
         cleaned = clean_name(p)
         if not cleaned:
-            raise RecordError("a player's name is empty")
+            raise RecordError(N_("a player's name is empty"))
         if p != p.strip():
-            raise RecordError(f"player name {shown(p)} has spaces at its ends")
+            raise RecordError(N_("player name {name} has spaces at its ends"), name=shown(p))
         if has_control(p):
-            raise RecordError(f"player name {shown(cleaned)} holds a control character (a tab, a line break, NUL...)")
+            raise RecordError(N_("player name {name} holds a control character (a tab, a line break, NUL...)"),
+                              name=shown(cleaned))
         if len(cleaned) > MAX_NAME:
-            raise RecordError(f"player name {shown(cleaned[:20])}... is longer than {MAX_NAME} characters")
+            raise RecordError(N_("player name {name}... is longer than {most} characters"),
+                              name=shown(cleaned[:20]), most=MAX_NAME)
         key = name_key(p)
         if key in seen:
-            same = "" if seen[key] == p else f" (it reads the same as {shown(seen[key])})"
-            raise RecordError(
-                f"player name {shown(p)} is used twice{same}; names must differ, not only in case or spacing"
-            )
+            if seen[key] == p:
+                raise RecordError(N_("player name {name} is used twice; names must differ, "
+                                     "not only in case or spacing"), name=shown(p))
+            raise RecordError(N_("player name {name} is used twice (it reads the same as {other}); names must "
+                                 "differ, not only in case or spacing"), name=shown(p), other=shown(seen[key]))
         seen[key] = p
     n = len(players)
     if n < spec.min_players or (spec.max_players is not None and n > spec.max_players):
-        raise RecordError(f"{spec.title} is for {spec.players_text()}, not {n}")
+        raise RecordError(N_("{game} is for {players}, not {number}"), game=spec.title,
+                          players=spec.players_text(), number=n)
     return tuple(players)
 
 
@@ -85,13 +92,15 @@ def load_header(record: Any) -> Header:
     """Check everything but the entries; raise :class:`ReplayError` (``record:``)."""
     try:
         if not isinstance(record, dict):
-            raise RecordError("a game record is a JSON object")
+            raise RecordError(N_("a game record is a JSON object"))
         if record.get("format") != FORMAT or isinstance(record.get("format"), bool):
-            raise RecordError(f"format must be {FORMAT}, not {shown(record.get('format'))}")
+            raise RecordError(N_("format must be {format}, not {value}"), format=FORMAT,
+                              value=shown(record.get("format")))
 
         def need(key: str) -> Any:  # a missing key is not an empty one (docs/game-record.md §Shapes)
             if key not in record:
-                raise RecordError(f"{key} is missing; a record has format, game, players, options and entries")
+                raise RecordError(N_("{key} is missing; a record has format, game, players, options and entries"),
+                                  key=key)
             return record[key]
 
         spec = find_game(need("game"))
@@ -99,15 +108,14 @@ def load_header(record: Any) -> Header:
         need("options")
         need("entries")
         if not isinstance(record["options"], dict):
-            raise RecordError(
-                f"options must be an object of option names and values ({{}} for the defaults), "
-                f"not {_shape(record['options'])}"
-            )
+            raise RecordError(N_("options must be an object of option names and values ({{}} for the defaults), "
+                                 "not {value}"), value=_shape(record["options"]))
         options = parse_options(spec.options, record["options"])
         if not isinstance(record["entries"], list):
-            raise RecordError(f"entries must be a list of entries ([] for none), not {_shape(record['entries'])}")
+            raise RecordError(N_("entries must be a list of entries ([] for none), not {value}"),
+                              value=_shape(record["entries"]))
     except RecordError as err:
-        raise ReplayError(None, str(err)) from None
+        raise ReplayError(None, err.message) from None
     return Header(spec, players, options)
 
 
@@ -118,12 +126,12 @@ def _shape(value: Any) -> str:
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, (int, float)):
-        return "a number"
+        return Phrase(N_("a number"))
     if isinstance(value, str):
-        return "a text"
+        return Phrase(N_("a text"))
     if isinstance(value, list):
-        return "a list"
-    return "an object"
+        return Phrase(N_("a list"))
+    return Phrase(N_("an object"))
 
 
 def new_state(header: Header) -> GameState:
@@ -135,7 +143,7 @@ def new_state(header: Header) -> GameState:
     try:
         return header.spec.new_state(header.players, header.options)
     except RecordError as err:
-        raise ReplayError(None, str(err)) from None
+        raise ReplayError(None, err.message) from None
 
 
 def apply_entries(state: GameState, entries: list, start: int = 1) -> GameState:
@@ -146,10 +154,10 @@ def apply_entries(state: GameState, entries: list, start: int = 1) -> GameState:
     for number, entry in enumerate(entries, start=start):
         try:
             if not isinstance(entry, dict):
-                raise IllegalEntry("an entry is a JSON object with a type and a player")
+                raise IllegalEntry(N_("an entry is a JSON object with a type and a player"))
             state.apply(entry)
         except IllegalEntry as err:
-            raise ReplayError(number, str(err)) from None
+            raise ReplayError(number, err.message) from None
     return state
 
 

@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 from ..models import Entry, Game, User, utcnow
 from ..rules import find_game
 from ..rules import record as records
-from ..rules.base import GameState, IllegalEntry, RecordError, RuleError
+from ..rules.base import N_, GameState, IllegalEntry, Nn_, Phrase, RecordError, RuleError
 
 
 class Stale(Exception):
@@ -259,7 +259,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
         state.apply(entry)
     except IllegalEntry as err:
         session.rollback()
-        raise Refused(str(err)) from None
+        raise Refused(err.message) from None
     _forget_redo(session, game)
     row = Entry(game_id=game.id, seq=len(log) + 1, data=json.dumps(entry), entered_by=entered_by)
     session.add(row)
@@ -273,7 +273,7 @@ def undo(session: Session, game: Game, version: int | None) -> Loaded:
     entries = active_entries(session, game)
     if not entries:
         session.rollback()
-        raise Refused("there is nothing to undo yet")
+        raise Refused(N_("there is nothing to undo yet"))
     undone = entries[-1]
     undone.status = "undone"
     undone.redoable = True
@@ -299,8 +299,8 @@ def redo(session: Session, game: Game, version: int | None) -> Loaded:
     old = redo_candidate(session, game, len(entries))
     if old is None:
         session.rollback()
-        raise Refused("there is nothing to redo: Redo puts back the last undone entry "
-                      "only while nothing else was entered or corrected since")
+        raise Refused(N_("there is nothing to redo: Redo puts back the last undone entry "
+                         "only while nothing else was entered or corrected since"))
     entry = json.loads(old.data)
     log = [json.loads(e.data) for e in entries]
     state = replay(game, log)
@@ -308,7 +308,7 @@ def redo(session: Session, game: Game, version: int | None) -> Loaded:
         state.apply(entry)
     except IllegalEntry as err:  # checked like any entry, though the log is the one it was undone from
         session.rollback()
-        raise Refused(str(err)) from None
+        raise Refused(err.message) from None
     old.status = "redone"
     old.redoable = False
     session.add(old)
@@ -333,7 +333,8 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
     entries = active_entries(session, game)
     if not 1 <= seq <= len(entries):
         session.rollback()
-        raise Refused(f"there is no entry {seq}; the log has {len(entries)} entries")
+        raise Refused(Phrase(*Nn_("there is no entry {seq}; the log has {count} entry",
+                                  "there is no entry {seq}; the log has {count} entries"), seq=seq, count=len(entries)))
     log = [json.loads(e.data) for e in entries]
     new_log = log[: seq - 1] + [entry] + log[seq:]
     try:
@@ -345,8 +346,9 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
         from ..words import describe
 
         raise Refused(
-            f"this correction would make entry {err.entry} ({describe(new_log[err.entry - 1])}) "
-            f"illegal: {err.reason}. Nothing was changed; undo or correct that entry first."
+            N_("this correction would make entry {entry} ({what}) illegal: {reason}. "
+               "Nothing was changed; undo or correct that entry first."),
+            entry=err.entry, what=describe(new_log[err.entry - 1]), reason=err.reason,
         ) from None
     _forget_redo(session, game)
     old = entries[seq - 1]

@@ -22,7 +22,7 @@ from ..models import Game, GamePlayer
 from ..rules import find_game
 from ..rules import players as virtual
 from ..rules import record as records
-from ..rules.base import GameState, IllegalEntry
+from ..rules.base import N_, GameState, IllegalEntry, Phrase
 from ..rules.players import mia as mia_players
 from ..rules.players import mice_and_men as mm_players
 from ..rules.players import mitchi as mitchi_players
@@ -57,6 +57,16 @@ def person(game: Game) -> str:
     return json.loads(game.players)[0]
 
 
+def _action(action: str | None) -> str:
+    """A posted action as a refusal names it: its first 20 characters, or "nothing"."""
+    return action[:20] if action else Phrase(N_("nothing"))
+
+
+def _or_each(items: list) -> str:
+    """'a or b or c' (each choice joined by "or"), as a phrase to translate."""
+    return items[0] if len(items) == 1 else Phrase(N_("{first} or {last}"), first=items[0], last=_or_each(items[1:]))
+
+
 def create(session: Session, group_id: int, name: str, player: str, options: dict, seed,
            entered_by: int | None = None) -> Game:
     """A new practice game of ``name`` for ``player``, its first starter rolled for (one die
@@ -65,7 +75,7 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
     """
     spec = find_game(name)
     if spec.name not in GAMES:
-        raise Refused(f"practice games are for {', '.join(GAMES)}, not {name}")
+        raise Refused(N_("practice games are for {games}, not {name}"), games=", ".join(GAMES), name=name)
     seats = seats_for(player)
     header = records.load_header(records.make_record(spec.name, seats, options, []))
     state = records.new_state(header)
@@ -136,23 +146,23 @@ def roll(session: Session, game: Game, action: str, keep: int | None, version: i
     nxt = state.expected()
     me = person(game)
     if nxt is None:
-        raise Refused("the game is over; start another practice game")
+        raise Refused(N_("the game is over; start another practice game"))
     if nxt.get("player") != me:
-        raise Refused(f"it is {nxt.get('player')}'s turn, not yours: tap Next to see it")
+        raise Refused(N_("it is {player}'s turn, not yours: tap Next to see it"), player=nxt.get("player"))
     if nxt["type"] == "tiebreak":
         if action != "roll":
-            raise Refused("a tie-break is one roll of both dice: tap Roll")
+            raise Refused(N_("a tie-break is one roll of both dice: tap Roll"))
         dice = virtual.roll(random_source(seed, len(loaded.log), "r0"), 2)
         return service.add_entry(session, game, {"type": "tiebreak", "player": me, "hand": dice}, version)
     turn = pending_turn(loaded)
     if turn is None:  # pragma: no cover - a Mitchi practice game only expects turns and tie-breaks here
-        raise Refused("there is no turn to roll for now")
+        raise Refused(N_("there is no turn to roll for now"))
     if step != len(turn.rolls):
         raise Stale(repeated=step is not None and step < len(turn.rolls))
     if action not in turn.choices():
-        words = {"roll": "roll", "keep": "keep one die", "both": "re-roll both", "stop": "stop"}
-        valid = " or ".join(words[c] for c in turn.choices())
-        raise Refused(f"{(action or 'nothing')[:20]} is not a move now; you may {valid}")
+        words = {"roll": N_("roll"), "keep": N_("keep one die"), "both": N_("re-roll both"), "stop": N_("stop")}
+        valid = _or_each([Phrase(words[c]) for c in turn.choices()])
+        raise Refused(N_("{action} is not a move now; you may {valid}"), action=_action(action), valid=valid)
     if action == "stop":
         entry = turn.entry()
         loaded = service.add_entry(session, game, entry, version)
@@ -162,7 +172,7 @@ def roll(session: Session, game: Game, action: str, keep: int | None, version: i
     try:
         turn.roll(rng, keep if action == "keep" else None)
     except IllegalEntry as err:
-        raise Refused(str(err)) from None
+        raise Refused(err.message) from None
     _save(session, game, turn)
     return loaded
 
@@ -174,7 +184,7 @@ def advance(session: Session, game: Game, version: int | None, seed) -> Loaded:
     loaded = service.load(session, game)  # a stale version is refused by add_entry
     nxt: dict | None = loaded.state.expected()
     if nxt is None:
-        raise Refused("the game is over; start another practice game")
+        raise Refused(N_("the game is over; start another practice game"))
     rng = random_source(seed, len(loaded.log), "v")
     state = loaded.state
     if game.game == "mice-and-men" and state.phase == "showdown":
@@ -186,7 +196,7 @@ def advance(session: Session, game: Game, version: int | None, seed) -> Loaded:
             version = game.version
         return loaded
     if nxt.get("player") == person(game):
-        raise Refused("it is your move")
+        raise Refused(N_("it is your move"))
     undone = service.redo_candidate(session, game, len(loaded.log))
     if undone is not None and json.loads(undone.data).get("player") == nxt.get("player"):
         # An undone virtual move comes back exactly as it was: Undo cannot re-roll the others.
@@ -243,17 +253,17 @@ def mia_move(session: Session, game: Game, action: str, value: int | None, versi
         raise Stale()
     state, me = loaded.state, person(game)
     if state.finished:
-        raise Refused("the game is over; start another practice game")
+        raise Refused(N_("the game is over; start another practice game"))
     rolled = pending_cup(loaded)
     if action == "reverse":
         entry = {"type": "reverse", "player": me}
     elif state.to_act != me:
-        raise Refused(f"it is {state.to_act}'s move, not yours: tap Next to see it")
+        raise Refused(N_("it is {player}'s move, not yours: tap Next to see it"), player=state.to_act)
     elif rolled is not None and action != "announce":
-        raise Refused("you have rolled: announce a value (true or not)")
+        raise Refused(N_("you have rolled: announce a value (true or not)"))
     elif action == "roll":
         if "announce" not in state.legal_types():
-            raise Refused("nothing ranks above Mia, so you cannot roll: challenge or pass")
+            raise Refused(N_("nothing ranks above Mia, so you cannot roll: challenge or pass"))
         dice = sorted(virtual.roll(random_source(seed, len(loaded.log), "cup"), 2), reverse=True)
         game.practice_state = json.dumps({"version": game.version, "cup": dice})
         session.add(game)
@@ -261,14 +271,14 @@ def mia_move(session: Session, game: Game, action: str, value: int | None, versi
         return loaded
     elif action == "announce":
         if rolled is None:
-            raise Refused("roll under the cup first, then announce")
+            raise Refused(N_("roll under the cup first, then announce"))
         entry = {"type": "announce", "player": me, "value": value, "dice": rolled}
     elif action == "pass":
         entry = {"type": "pass", "player": me, **({"value": value} if value is not None else {})}
     elif action == "challenge":
         entry = {"type": "challenge", "player": me, "cup": list(cup_of(loaded.log) or [])}
     else:
-        raise Refused(f"{(action or 'nothing')[:20]} is not a move; roll, announce, pass or challenge")
+        raise Refused(N_("{action} is not a move; roll, announce, pass or challenge"), action=_action(action))
     loaded = service.add_entry(session, game, entry, version)
     game.practice_state = None
     session.add(game)
@@ -300,10 +310,11 @@ def mm_move(session: Session, game: Game, action: str, penalty: int | None, vers
         raise Stale()
     state, me = loaded.state, person(game)
     if state.finished:
-        raise Refused("the game is over; start another practice game")
+        raise Refused(N_("the game is over; start another practice game"))
     if state.to_act != me:
-        who = state.to_act or "the showdown"
-        raise Refused(f"it is {who}'s move, not yours: tap Next to see it")
+        if state.to_act is None:
+            raise Refused(N_("it is the showdown's move, not yours: tap Next to see it"))
+        raise Refused(N_("it is {player}'s move, not yours: tap Next to see it"), player=state.to_act)
     if action == "announce":
         entry = {"type": "announce", "player": me, "penalty": penalty}
     elif action == "join":
@@ -311,7 +322,7 @@ def mm_move(session: Session, game: Game, action: str, penalty: int | None, vers
     elif action == "run":
         entry = {"type": "run", "player": me, "dice": mm_dice(game, state.round_number, me)}
     else:
-        raise Refused(f"{(action or 'nothing')[:20]} is not a move; announce, join or run")
+        raise Refused(N_("{action} is not a move; announce, join or run"), action=_action(action))
     return service.add_entry(session, game, entry, version)
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import forms
 from ..db import get_session
 from ..htmx import client_redirect, is_htmx
+from ..i18n import translated
 from ..models import Game
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
@@ -115,7 +116,7 @@ def setup(name: str):
             error = str(err)
         except (RecordError, ReplayError) as err:
             session.rollback()
-            error = str(err).removeprefix("record: ")
+            error = translated(err.reason if isinstance(err, ReplayError) and err.entry is None else err)
         else:
             return redirect(url_for("games.play", game_id=outcome.target_id), 303)
     elif request.method == "POST":
@@ -173,11 +174,11 @@ def _after_change(game: Game, action):
         session.rollback()
         session.refresh(game)
         loaded = service.load(session, game)
-        return render_game(loaded, f"{err} {_who_entered(session, loaded)}".strip(), "warning", 409)
+        return render_game(loaded, f"{translated(err)} {_who_entered(session, loaded)}".strip(), "warning", 409)
     except (service.Refused, forms.BadForm) as err:
         session.rollback()
         session.refresh(game)
-        return render_game(service.load(session, game), str(err), "error", 422)
+        return render_game(service.load(session, game), translated(err), "error", 422)
     if is_htmx():
         return render_game(loaded)
     mode = request.form.get("mode") or None  # Mia's entry mode (quick or trail) is kept
@@ -303,9 +304,9 @@ def correct(game_id: int, seq: int):
             new = forms.entry_from_form(request.form)
             service.correct(session, game, seq, new, forms.form_version(request.form), entered_by=current_user.id)
         except service.Stale as err:
-            error, status = str(err), 409
+            error, status = translated(err), 409
         except (service.Refused, forms.BadForm) as err:
-            error, status = str(err), 422
+            error, status = translated(err), 422
         else:
             flash(f"Entry {seq} corrected.")
             return redirect(url_for("games.play", game_id=game.id), 303)

@@ -8,6 +8,7 @@ from flask_login import current_user, login_required
 from .. import forms
 from ..db import get_session
 from ..htmx import is_htmx
+from ..i18n import translated
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.record import ReplayError
@@ -47,7 +48,7 @@ def new(name: str):
                                    entered_by=current_user.id)
         except (RecordError, ReplayError, service.Refused) as err:
             get_session().rollback()
-            error = str(err).removeprefix("record: ")
+            error = translated(err.reason if isinstance(err, ReplayError) and err.entry is None else err)
         else:
             return redirect(url_for("practice.play", game_id=game.id), 303)
     elif request.method == "POST":
@@ -88,11 +89,11 @@ def _change(game, action):
     except service.Stale as err:
         session.rollback()
         session.refresh(game)
-        return render(service.load(session, game), str(err), "warning", 409)
+        return render(service.load(session, game), translated(err), "warning", 409)
     except service.Refused as err:
         session.rollback()
         session.refresh(game)
-        return render(service.load(session, game), str(err), "error", 422)
+        return render(service.load(session, game), translated(err), "error", 422)
     if is_htmx():
         session.refresh(loaded.game)
         return render(service.load(session, loaded.game))

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..base import IllegalEntry
+from ..base import N_, IllegalEntry
 from ..dice import value_of
 from ..mia import MIA, Mia, level
 from . import roll
@@ -75,7 +75,7 @@ def next_entry(state: Mia, rng: random.Random, hidden: Hidden, reverse: bool = T
     reversal by the player who may reverse); raises :class:`IllegalEntry` once the game is over."""
     nxt = state.expected()
     if nxt is None:
-        raise IllegalEntry("the game is over")
+        raise IllegalEntry(N_("the game is over"))
     types = nxt["type"] if isinstance(nxt["type"], list) else [nxt["type"]]
     if "startroll" in types and not state.started:
         player = nxt.get("player") or nxt.get("rolloff_player")

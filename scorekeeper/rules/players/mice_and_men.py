@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..base import IllegalEntry
+from ..base import N_, IllegalEntry
 from ..dice import value_of
 from ..mice_and_men import DICE, MiceAndMen
 from . import roll
@@ -62,7 +62,7 @@ def next_entry(state: MiceAndMen, rng: random.Random, hidden: Hidden) -> dict:
     :class:`IllegalEntry` once the game is over."""
     nxt = state.expected()
     if nxt is None:
-        raise IllegalEntry("the game is over")
+        raise IllegalEntry(N_("the game is over"))
     hidden.deal(state, rng)
     types = nxt["type"] if isinstance(nxt["type"], list) else [nxt["type"]]
     if types == ["startroll"]:

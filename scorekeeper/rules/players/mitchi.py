@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..base import IllegalEntry
+from ..base import N_, IllegalEntry
 from ..mitchi import MAX_START_ROLLS, Mitchi, rank
 from . import roll
 
@@ -101,7 +101,7 @@ class Turn:
         the next entry is not a turn."""
         nxt = state.expected()
         if not nxt or nxt.get("type") != "turn":
-            raise IllegalEntry("it is not a turn now")
+            raise IllegalEntry(N_("it is not a turn now"))
         return cls(nxt["player"], limit_of(state))
 
     @property
@@ -124,12 +124,13 @@ class Turn:
         Raises :class:`IllegalEntry` past the roll limit or for a die not in the hand.
         """
         if self.rolls_left <= 0:
-            raise IllegalEntry(f"no rolls left: the roll limit is {self.limit}; stop with this hand")
+            raise IllegalEntry(N_("no rolls left: the roll limit is {limit}; stop with this hand"), limit=self.limit)
         if keep is not None:
             if not self.rolls:
-                raise IllegalEntry("roll both dice first; a die can be kept only after a roll")
+                raise IllegalEntry(N_("roll both dice first; a die can be kept only after a roll"))
             if keep not in self.rolls[-1]:
-                raise IllegalEntry(f"keep a die of the hand ({self.rolls[-1][0]} or {self.rolls[-1][1]}), not {keep}")
+                raise IllegalEntry(N_("keep a die of the hand ({first} or {second}), not {keep}"),
+                                   first=self.rolls[-1][0], second=self.rolls[-1][1], keep=keep)
             dice = [keep, roll(rng, 1)[0]]
         else:
             dice = roll(rng, 2)
@@ -141,7 +142,7 @@ class Turn:
         """The turn's record entry: final hand and rolls used, plus the extra keys ``rolled``
         (every roll, two dice each) and ``kept`` (the die kept before each roll, or None)."""
         if not self.rolls:
-            raise IllegalEntry("roll first: a turn has at least one roll")
+            raise IllegalEntry(N_("roll first: a turn has at least one roll"))
         return {"type": "turn", "player": self.player, "hand": list(self.rolls[-1]),
                 "rolls": len(self.rolls), "rolled": [list(r) for r in self.rolls], "kept": list(self.kept)}
 
@@ -165,7 +166,7 @@ def next_entry(state: Mitchi, rng: random.Random) -> dict:
     """
     nxt = state.expected()
     if nxt is None:
-        raise IllegalEntry("the game is over")
+        raise IllegalEntry(N_("the game is over"))
     kind = nxt["type"]
     if isinstance(kind, list) or kind == "startroll":
         player = nxt.get("player") or nxt.get("rolloff_player")
