@@ -16,6 +16,7 @@ import json
 import random
 import secrets
 
+from flask_babel import gettext as _
 from sqlmodel import Session
 
 from ..models import Game, GamePlayer
@@ -65,7 +66,7 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
     """
     spec = find_game(name)
     if spec.name not in GAMES:
-        raise Refused(f"practice games are for {', '.join(GAMES)}, not {name}")
+        raise Refused(_("practice games are for %(games)s, not %(name)s", games=", ".join(GAMES), name=name))
     seats = seats_for(player)
     header = records.load_header(records.make_record(spec.name, seats, options, []))
     state = records.new_state(header)
@@ -136,23 +137,24 @@ def roll(session: Session, game: Game, action: str, keep: int | None, version: i
     nxt = state.expected()
     me = person(game)
     if nxt is None:
-        raise Refused("the game is over; start another practice game")
+        raise Refused(_("the game is over; start another practice game"))
     if nxt.get("player") != me:
-        raise Refused(f"it is {nxt.get('player')}'s turn, not yours: tap Next to see it")
+        raise Refused(_("it is %(player)s's turn, not yours: tap Next to see it", player=nxt.get("player")))
     if nxt["type"] == "tiebreak":
         if action != "roll":
-            raise Refused("a tie-break is one roll of both dice: tap Roll")
+            raise Refused(_("a tie-break is one roll of both dice: tap Roll"))
         dice = virtual.roll(random_source(seed, len(loaded.log), "r0"), 2)
         return service.add_entry(session, game, {"type": "tiebreak", "player": me, "hand": dice}, version)
     turn = pending_turn(loaded)
     if turn is None:  # pragma: no cover - a Mitchi practice game only expects turns and tie-breaks here
-        raise Refused("there is no turn to roll for now")
+        raise Refused(_("there is no turn to roll for now"))
     if step != len(turn.rolls):
         raise Stale(repeated=step is not None and step < len(turn.rolls))
     if action not in turn.choices():
-        words = {"roll": "roll", "keep": "keep one die", "both": "re-roll both", "stop": "stop"}
-        valid = " or ".join(words[c] for c in turn.choices())
-        raise Refused(f"{(action or 'nothing')[:20]} is not a move now; you may {valid}")
+        words = {"roll": _("roll"), "keep": _("keep one die"), "both": _("re-roll both"), "stop": _("stop")}
+        valid = _(" or ").join(words[c] for c in turn.choices())
+        raise Refused(_("%(action)s is not a move now; you may %(moves)s", action=(action or _("nothing"))[:20],
+                        moves=valid))
     if action == "stop":
         entry = turn.entry()
         loaded = service.add_entry(session, game, entry, version)
@@ -174,7 +176,7 @@ def advance(session: Session, game: Game, version: int | None, seed) -> Loaded:
     loaded = service.load(session, game)  # a stale version is refused by add_entry
     nxt: dict | None = loaded.state.expected()
     if nxt is None:
-        raise Refused("the game is over; start another practice game")
+        raise Refused(_("the game is over; start another practice game"))
     rng = random_source(seed, len(loaded.log), "v")
     state = loaded.state
     if game.game == "mice-and-men" and state.phase == "showdown":
@@ -243,17 +245,17 @@ def mia_move(session: Session, game: Game, action: str, value: int | None, versi
         raise Stale()
     state, me = loaded.state, person(game)
     if state.finished:
-        raise Refused("the game is over; start another practice game")
+        raise Refused(_("the game is over; start another practice game"))
     rolled = pending_cup(loaded)
     if action == "reverse":
         entry = {"type": "reverse", "player": me}
     elif state.to_act != me:
-        raise Refused(f"it is {state.to_act}'s move, not yours: tap Next to see it")
+        raise Refused(_("it is %(player)s's move, not yours: tap Next to see it", player=state.to_act))
     elif rolled is not None and action != "announce":
-        raise Refused("you have rolled: announce a value (true or not)")
+        raise Refused(_("you have rolled: announce a value (true or not)"))
     elif action == "roll":
         if "announce" not in state.legal_types():
-            raise Refused("nothing ranks above Mia, so you cannot roll: challenge or pass")
+            raise Refused(_("nothing ranks above Mia, so you cannot roll: challenge or pass"))
         dice = sorted(virtual.roll(random_source(seed, len(loaded.log), "cup"), 2), reverse=True)
         game.practice_state = json.dumps({"version": game.version, "cup": dice})
         session.add(game)
@@ -261,14 +263,15 @@ def mia_move(session: Session, game: Game, action: str, value: int | None, versi
         return loaded
     elif action == "announce":
         if rolled is None:
-            raise Refused("roll under the cup first, then announce")
+            raise Refused(_("roll under the cup first, then announce"))
         entry = {"type": "announce", "player": me, "value": value, "dice": rolled}
     elif action == "pass":
         entry = {"type": "pass", "player": me, **({"value": value} if value is not None else {})}
     elif action == "challenge":
         entry = {"type": "challenge", "player": me, "cup": list(cup_of(loaded.log) or [])}
     else:
-        raise Refused(f"{(action or 'nothing')[:20]} is not a move; roll, announce, pass or challenge")
+        raise Refused(_("%(action)s is not a move; roll, announce, pass or challenge",
+                              action=(action or _("nothing"))[:20]))
     loaded = service.add_entry(session, game, entry, version)
     game.practice_state = None
     session.add(game)
@@ -300,10 +303,11 @@ def mm_move(session: Session, game: Game, action: str, penalty: int | None, vers
         raise Stale()
     state, me = loaded.state, person(game)
     if state.finished:
-        raise Refused("the game is over; start another practice game")
+        raise Refused(_("the game is over; start another practice game"))
     if state.to_act != me:
-        who = state.to_act or "the showdown"
-        raise Refused(f"it is {who}'s move, not yours: tap Next to see it")
+        if state.to_act is None:
+            raise Refused(_("it is the showdown's move, not yours: tap Next to see it"))
+        raise Refused(_("it is %(player)s's move, not yours: tap Next to see it", player=state.to_act))
     if action == "announce":
         entry = {"type": "announce", "player": me, "penalty": penalty}
     elif action == "join":
@@ -311,7 +315,7 @@ def mm_move(session: Session, game: Game, action: str, penalty: int | None, vers
     elif action == "run":
         entry = {"type": "run", "player": me, "dice": mm_dice(game, state.round_number, me)}
     else:
-        raise Refused(f"{(action or 'nothing')[:20]} is not a move; announce, join or run")
+        raise Refused(_("%(action)s is not a move; announce, join or run", action=(action or _("nothing"))[:20]))
     return service.add_entry(session, game, entry, version)
 
 
