@@ -47,6 +47,7 @@ from ..rules import record as records
 from ..rules.mia import value_label
 from ..rules.mitchi import MITCHI, hand_name, worst_of
 from . import games as service
+from babel.numbers import format_decimal
 from flask_babel import gettext as _, ngettext, pgettext
 
 
@@ -850,18 +851,18 @@ def _read_zip(name: str, data: bytes) -> list[tuple[str, object]]:
         # RuntimeError: an encrypted member; NotImplementedError: an unknown compression;
         # zlib/lzma errors and a bad CRC: corrupt data; UnicodeDecodeError: a member name
         # marked UTF-8 that is not.
-        raise ImportProblem(f"{name}: a zip member cannot be read ({_zip_reason(err)}); "
-                            "load the export zip as it was downloaded, or the .json records in it") from None
+        raise ImportProblem(_("%(file)s: a zip member cannot be read (%(reason)s); load the export zip as it was "
+                              "downloaded, or the .json records in it", file=name, reason=_zip_reason(err))) from None
 
 
 def _zip_reason(err: Exception) -> str:
     if isinstance(err, RuntimeError) and "encrypt" in str(err).lower():
-        return "it is encrypted with a password"
+        return _("it is encrypted with a password")
     if isinstance(err, UnicodeDecodeError):
-        return "a file name in it is not valid UTF-8"
+        return _("a file name in it is not valid UTF-8")
     if isinstance(err, NotImplementedError):
-        return "it uses a compression this app does not read"
-    return "the file is damaged"
+        return _("it uses a compression this app does not read")
+    return _("the file is damaged")
 
 
 def _read_zip_members(name: str, data: bytes) -> list[tuple[str, object]]:
@@ -869,8 +870,8 @@ def _read_zip_members(name: str, data: bytes) -> list[tuple[str, object]]:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             infos = z.infolist()
             if len(infos) > ZIP_MAX_FILES or sum(i.file_size for i in infos) > ZIP_MAX_BYTES:
-                raise ImportProblem(f"{name}: the zip unpacks to more than {ZIP_MAX_BYTES // 2**20} MB "
-                                    f"or {ZIP_MAX_FILES} files; load it in parts")
+                raise ImportProblem(_("%(file)s: the zip unpacks to more than %(mb)d MB or %(files)d files; load it "
+                                      "in parts", file=name, mb=ZIP_MAX_BYTES // 2**20, files=ZIP_MAX_FILES))
             names = [i.filename for i in infos]
             if "games.json" in names:
                 return read_upload(f"{name}: games.json", z.read("games.json"), inside_zip=True)
@@ -878,9 +879,9 @@ def _read_zip_members(name: str, data: bytes) -> list[tuple[str, object]]:
             for inner in sorted(n for n in names if n.endswith(".json")):
                 out += read_upload(f"{name}: {inner}", z.read(inner), inside_zip=True)
     except zipfile.BadZipFile:
-        raise ImportProblem(f"{name}: not a readable zip file") from None
+        raise ImportProblem(_("%(file)s: not a readable zip file", file=name)) from None
     if not out:
-        raise ImportProblem(f"{name}: the zip holds no game record (.json)")
+        raise ImportProblem(_("%(file)s: the zip holds no game record (.json)", file=name))
     return out
 
 
@@ -891,19 +892,19 @@ def read_upload(filename: str, data: bytes, inside_zip: bool = False) -> list[tu
     made by the export (its ``games.json``, else every ``*.json`` in it).
     Raises :class:`ImportProblem`.
     """
-    name = filename or "the file"
+    name = filename or _("the file")
     if data[:4] == b"PK\x03\x04":
         if not inside_zip:
             return _read_zip(name, data)
-        raise ImportProblem(f"{name}: a zip inside a zip is not read; unpack it first")
+        raise ImportProblem(_("%(file)s: a zip inside a zip is not read; unpack it first", file=name))
     try:
         doc = records.loads(data)
     except records.ReplayError as err:
         raise ImportProblem(f"{name}: {err.reason}") from None
     if isinstance(doc, list):
         if not doc:
-            raise ImportProblem(f"{name}: the list holds no game record")
-        return [(f"{name}, record {i}", r) for i, r in enumerate(doc, start=1)]
+            raise ImportProblem(_("%(file)s: the list holds no game record", file=name))
+        return [(_("%(file)s, record %(number)d", file=name, number=i), r) for i, r in enumerate(doc, start=1)]
     return [(name, doc)]
 
 
@@ -921,11 +922,12 @@ def _check_values(label: str, record) -> None:
             todo.extend(value)
         elif isinstance(value, str):
             if "\x00" in value:
-                raise ImportProblem(f"{label}: record: the text {value.replace(chr(0), '')[:30]!r} holds a "
-                                    "NUL character, which no text here may hold")
+                raise ImportProblem(_("%(file)s: record: the text %(text)s holds a NUL character, which no text "
+                                      "here may hold", file=label, text=repr(value.replace(chr(0), "")[:30])))
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > RECORD_INT_MAX:
-            raise ImportProblem(f"{label}: record: the number {str(value)[:12]}… is out of range; every "
-                                f"number in a record is between -{RECORD_INT_MAX:,} and {RECORD_INT_MAX:,}")
+            raise ImportProblem(_("%(file)s: record: the number %(number)s… is out of range; every number in a "
+                                  "record is between -%(top)s and %(top)s", file=label, number=str(value)[:12],
+                                  top=format_decimal(RECORD_INT_MAX, locale=request_language())))
 
 
 def parse_time(label: str, what: str, text) -> datetime:
@@ -934,8 +936,8 @@ def parse_time(label: str, what: str, text) -> datetime:
     try:
         moment = datetime.fromisoformat(text)
     except (TypeError, ValueError):
-        raise ImportProblem(f"{label}: {what} must be an ISO 8601 time such as "
-                            f"2026-11-28T20:15:00+00:00, not {str(text)[:40]!r}") from None
+        raise ImportProblem(_("%(file)s: %(what)s must be an ISO 8601 time such as 2026-11-28T20:15:00+00:00, "
+                              "not %(text)s", file=label, what=what, text=repr(str(text)[:40]))) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     try:
@@ -943,8 +945,8 @@ def parse_time(label: str, what: str, text) -> datetime:
     except (OverflowError, ValueError):
         ok = False
     if not ok:
-        raise ImportProblem(f"{label}: {what} {str(text)[:40]!r} is out of range; a time must be "
-                            f"in the years 1970 to 2100")
+        raise ImportProblem(_("%(file)s: %(what)s %(text)s is out of range; a time must be in the years 1970 "
+                              "to 2100", file=label, what=what, text=repr(str(text)[:40])))
     return moment
 
 
@@ -957,34 +959,37 @@ def _check_history(label: str, history, players: tuple[str, ...], log_length: in
     if history is None:
         return []
     if not isinstance(history, list):
-        raise ImportProblem(f"{label}: history must be a list of {{seq, status, entry, at}} objects")
+        raise ImportProblem(_("%(file)s: history must be a list of {seq, status, entry, at} objects", file=label))
     top = log_length + len(history)
     for i, h in enumerate(history, start=1):
-        where = f"{label}: history item {i}"
+        where = _("%(file)s: history item %(number)d", file=label, number=i)
         if not isinstance(h, dict):
-            raise ImportProblem(f"{where} must be an object {{seq, status, entry, at}}")
+            raise ImportProblem(_("%(item)s must be an object {seq, status, entry, at}", item=where))
         seq = h.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= max(top, 1):
-            raise ImportProblem(f"{where}: seq must be a whole number from 1 to {top} (a position in "
-                                f"the log), not {str(seq)[:20]!r}")
+            raise ImportProblem(_("%(item)s: seq must be a whole number from 1 to %(top)d (a position in the log), "
+                                  "not %(value)s", item=where, top=top, value=repr(str(seq)[:20])))
         if h.get("status") not in ("undone", "redone", "replaced"):
-            raise ImportProblem(f"{where}: status must be undone, redone or replaced, "
-                                f"not {str(h.get('status'))[:20]!r}")
+            raise ImportProblem(_("%(item)s: status must be undone, redone or replaced, not %(value)s", item=where,
+                                  value=repr(str(h.get("status"))[:20])))
         entry = h.get("entry")
         if not isinstance(entry, dict) or not isinstance(entry.get("type"), str) or not entry["type"]:
-            raise ImportProblem(f"{where}: entry must be an entry object with a type")
+            raise ImportProblem(_("%(item)s: entry must be an entry object with a type", item=where))
         for key in ("player", "owner"):
             if key in entry and entry[key] not in players:
-                raise ImportProblem(f"{where}: {key} {str(entry[key])[:40]!r} is not a player of this game")
+                raise ImportProblem(_("%(item)s: %(key)s %(value)s is not a player of this game", item=where, key=key,
+                                      value=repr(str(entry[key])[:40])))
         for key in _HISTORY_INT_KEYS:
             if key in entry and (not isinstance(entry[key], int) or isinstance(entry[key], bool)):
-                raise ImportProblem(f"{where}: {key} must be a whole number, not {str(entry[key])[:20]!r}")
+                raise ImportProblem(_("%(item)s: %(key)s must be a whole number, not %(value)s", item=where, key=key,
+                                      value=repr(str(entry[key])[:20])))
         for key in _HISTORY_DICE_KEYS:
             if key in entry and (not isinstance(entry[key], list) or not 1 <= len(entry[key]) <= 5 or not all(
                     isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in entry[key])):
-                raise ImportProblem(f"{where}: {key} must be a list of dice faces from 1 to 6")
+                raise ImportProblem(_("%(item)s: %(key)s must be a list of dice faces from 1 to 6", item=where,
+                                      key=key))
         if h.get("at") is not None:
-            parse_time(label, f"history item {i}'s time", h["at"])
+            parse_time(label, _("history item %(number)d's time", number=i), h["at"])
     return history
 
 
@@ -1033,8 +1038,8 @@ def lock_group(session: Session, group_id: int) -> None:
         session.execute(update(Group).where(Group.id == group_id).values(timezone=Group.timezone))
     except OperationalError:
         session.rollback()
-        raise ImportBusy("another load of game records for this group is being stored right now; "
-                         "nothing was loaded: load the file again in a moment") from None
+        raise ImportBusy(_("another load of game records for this group is being stored right now; nothing was "
+                           "loaded: load the file again in a moment")) from None
 
 
 def link_many(session: Session, group_id: int, seats: list[tuple[int, list[str]]]) -> None:
@@ -1082,10 +1087,11 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     indexed look-up per 500 records, and a few bulk inserts (2,000 records: seconds).
     """
     if not files:
-        raise ImportProblem("choose one or more game record files (.json, or a zip from the export)")
+        raise ImportProblem(_("choose one or more game record files (.json, or a zip from the export)"))
     found = [item for name, data in files for item in read_upload(name, data)]
     if len(found) > MAX_IMPORT:
-        raise ImportProblem(f"{len(found)} records at once is too many; load at most {MAX_IMPORT}")
+        raise ImportProblem(_("%(num)d records at once is too many; load at most %(top)d", num=len(found),
+                              top=MAX_IMPORT))
     checked = [check_incoming(label, record) for label, record in found]
     lock_group(session, group_id)
     try:
@@ -1103,12 +1109,12 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
         session.commit()  # all the games, with their seats, or none
     except IntegrityError:
         session.rollback()
-        raise ImportProblem("another phone added the same players at the same moment; "
-                            "nothing was loaded, load the file again") from None
+        raise ImportProblem(_("another phone added the same players at the same moment; nothing was loaded, load "
+                              "the file again")) from None
     except OperationalError:
         session.rollback()
-        raise ImportBusy("the database was busy with another change for too long; nothing was loaded: "
-                         "load the file again in a moment") from None
+        raise ImportBusy(_("the database was busy with another change for too long; nothing was loaded: load the "
+                           "file again in a moment")) from None
     except Exception:
         session.rollback()
         raise

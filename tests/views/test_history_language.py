@@ -158,6 +158,14 @@ def test_import_pages_and_messages_in_german(client, auth):
     assert "2 Spiele geladen." in page and "Schon da, nicht noch einmal geladen: r0.json." in page
     r = upload(client, b"{", names=["x.json"])
     assert r.status_code == 400 and "Nichts wurde geladen. x.json" in text(r.data.decode())
+    r = upload(client, b"[]", names=["leer.json"])
+    assert "Nichts wurde geladen. leer.json: Die Liste enthält keinen Spielbericht" in text(r.data.decode())
+    r = upload(client, b"PK\x03\x04 kaputt", names=["alt.zip"])
+    assert "alt.zip: keine lesbare Zip-Datei" in text(r.data.decode())
+    record = golden("mitchi/mitchi-11-shared-win-zero")
+    r = upload(client, {**record, "played_at": "gestern"}, names=["z.json"])
+    assert r.status_code == 400
+    assert "z.json: played_at muss eine ISO-8601-Zeit sein" in text(r.data.decode()) and "must be" not in r.data.decode()
 
 
 def test_rename_and_merge_in_german(client, auth):
