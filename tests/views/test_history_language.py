@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import html
 import re
+from html.parser import HTMLParser
 from datetime import datetime, timezone
 
 from ..conftest import new_game
@@ -194,3 +195,74 @@ def test_english_dates_and_figures_stay_as_they_were(app, client, auth):
     assert "Mon 30 Nov 2026, 19:05" in summary_text(client, gid)
     page = text(client.get("/players").data.decode())
     assert "Mia: most lives left per game Ben: 2.5" in page and "100%" in page
+
+
+# --- no English left on these pages --------------------------------------------------------
+
+#: Words German shares with English at this table, and the players' names.
+SAME = {"mitchi", "mice and men", "scorekeeper", "csv", "json", "zip", "bonus", "mia", "ann", "ben", "cat",
+        "dan", "eve", "in", "offline", "utc", "bluff", "stop"}
+
+
+class _Texts(HTMLParser):
+    """Text nodes and the attributes a person reads or hears (title, aria-label, placeholder, alt)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.pieces, self.silent = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        self.silent += tag in ("script", "style")
+        self.pieces += [v for k, v in attrs if k in ("title", "aria-label", "placeholder", "alt") and v]
+
+    def handle_endtag(self, tag):
+        self.silent -= tag in ("script", "style") and self.silent > 0
+
+    def handle_data(self, data):
+        if not self.silent and data.strip():
+            self.pieces.append(" ".join(data.split()))
+
+
+def _pieces(page: str) -> set[str]:
+    parser = _Texts()
+    parser.feed(page)
+    return set(parser.pieces)
+
+
+def _english(piece: str) -> bool:
+    lowered = piece.lower()
+    for word in sorted(SAME, key=len, reverse=True):
+        lowered = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", lowered)
+    return bool(re.findall(r"[a-zäöüß]{2,}", lowered))
+
+
+def test_no_english_left_on_the_history_players_import_and_practice_pages(client, auth):
+    """Every text piece that reads the same in English and German on these pages is only names,
+    numbers or shared words (the games' own panels inside a practice page are left out: they
+    are the game pages')."""
+    auth.register()
+    for g in ("mitchi/mitchi-11-shared-win-zero", "mitchi/mitchi-11-ends-in-tiebreak", "mia/mia-7-rolloff-won",
+              "mia/mia-7-bonus-points-with-winner-life", "mice_and_men/mm-default-ten-rounds-end"):
+        upload(client, golden(g))
+    running = new_game(client, players=("Ann", "Ben"))
+    players = re.findall(r'href="/players/(\d+)"', client.get("/players").data.decode())
+    urls = [f"/games/{gid}/summary" for gid in game_ids(client) + [running]]
+    urls += ["/players", "/import", "/practice/strategies"] + [f"/players/{p}" for p in players]
+    urls += [f"/practice/new/{name}" for name in ("mitchi", "mia", "mice-and-men")]
+    posts = {"merge": (f"/players/{players[0]}/merge", {"into": players[1]}),
+             "rename refused": (f"/players/{players[0]}/rename", {"name": ""}),
+             "import refused": ("/import", {})}
+
+    def render() -> dict[str, str]:
+        out = {url: client.get(url).data.decode() for url in urls}
+        out.update({key: client.post(url, data=form).data.decode() for key, (url, form) in posts.items()})
+        # Only what is inside <main>: the menu, the offline notice and the language switch are base.html's.
+        return {k: v.split("<main", 1)[-1].split("</main>", 1)[0] for k, v in out.items()}
+
+    client.post("/language", data={"language": "en"})
+    english = render()
+    client.post("/language", data={"language": "de"})
+    german = render()
+    left = {url: sorted(p for p in _pieces(english[url]) & _pieces(german[url]) if _english(p)) for url in english}
+    left = {url: pieces for url, pieces in left.items() if pieces}
+    assert not left, left
