@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField
@@ -204,7 +205,7 @@ def database_id(text: str) -> int | None:
 class PracticeForm(FlaskForm):
     """A practice game's setup: the person's name and one option (docs/practice.md)."""
 
-    player = StringField("Your name", [InputRequired(), Length(max=MAX_NAME)], default="You",
+    player = StringField(_l("Your name"), [InputRequired(), Length(max=MAX_NAME)], default="You",
                          filters=[lambda v: v.strip() if isinstance(v, str) else v])
 
     @property
@@ -214,19 +215,19 @@ class PracticeForm(FlaskForm):
 
 
 class MitchiPracticeForm(PracticeForm):
-    point_limit = BoundedIntegerField("Point limit", [InputRequired(), NumberRange(min=1, max=100)], default=5,
-                               description="The game ends when anyone reaches this many points; fewest "
-                                           "win. 25 is usual at the table; 5 makes a short game.")
+    point_limit = BoundedIntegerField(_l("Point limit"), [InputRequired(), NumberRange(min=1, max=100)], default=5,
+                               description=_l("The game ends when anyone reaches this many points; fewest "
+                                              "win. 25 is usual at the table; 5 makes a short game."))
 
 
 class MiaPracticeForm(PracticeForm):
-    lives = BoundedIntegerField("Lives", [InputRequired(), NumberRange(min=1, max=10)], default=3,
-                         description="Everyone starts with this many lives; the last with lives left wins.")
+    lives = BoundedIntegerField(_l("Lives"), [InputRequired(), NumberRange(min=1, max=10)], default=3,
+                         description=_l("Everyone starts with this many lives; the last with lives left wins."))
 
 
 class MiceAndMenPracticeForm(PracticeForm):
-    rounds = BoundedIntegerField("Rounds", [InputRequired(), NumberRange(min=1, max=30)], default=5,
-                          description="The game ends after this many rounds; fewest penalty points win.")
+    rounds = BoundedIntegerField(_l("Rounds"), [InputRequired(), NumberRange(min=1, max=30)], default=5,
+                          description=_l("The game ends after this many rounds; fewest penalty points win."))
 
 
 PRACTICE_FORMS = {"mitchi": MitchiPracticeForm, "mia": MiaPracticeForm, "mice-and-men": MiceAndMenPracticeForm}

@@ -148,7 +148,6 @@ def init_app(app) -> None:
             response.headers.setdefault("Cache-Control", "no-store")
         return response
 
-    from .rules.base import join_names
     from .services import once
     from .words import describe, dice_text, next_words
 
@@ -156,7 +155,13 @@ def init_app(app) -> None:
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
                                  current_group=current_group, once_field=once.field)
-    app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat"
+
+    def names(people) -> str:  # "Ann, Ben and Cat"; in German "Ann, Ben und Cat"
+        from .services.history import join_people
+
+        return join_people(people)
+
+    app.jinja_env.filters["names"] = names
 
 
 _versions: dict[str, str] = {}

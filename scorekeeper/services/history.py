@@ -47,6 +47,8 @@ from ..rules import record as records
 from ..rules.mia import value_label
 from ..rules.mitchi import MITCHI, hand_name, worst_of
 from . import games as service
+from babel.numbers import format_decimal
+from flask_babel import gettext as _, ngettext, pgettext
 
 
 
@@ -95,10 +97,33 @@ def local_time(moment: datetime, tz: str) -> datetime:
         return moment.astimezone(timezone.utc)
 
 
-def when(moment: datetime, tz: str) -> str:
-    """A played-at time for people, in the group's zone: "Sun 29 Nov 2026, 00:30"."""
+#: How a played-at time is written, per language (Babel/CLDR patterns). A language not
+#: listed gets its own medium date and short time.
+WHEN_PATTERNS = {"en": "EEE d MMM y, HH:mm", "de": "EEE, d. MMM y, HH:mm"}
+
+
+def request_language() -> str:
+    """The current request's language code ("en", "de"), "en" outside a request."""
+    from flask_babel import get_locale
+
+    try:
+        locale = get_locale()
+    except RuntimeError:  # no app or request context
+        locale = None
+    return locale.language if locale is not None else "en"
+
+
+def when(moment: datetime, tz: str, lang: str | None = None) -> str:
+    """A played-at time for people, in the group's zone and the language ``lang`` (default:
+    the request's, else English): "Sun 29 Nov 2026, 00:30", "So., 29. Nov. 2026, 00:30"."""
+    from babel.dates import format_date, format_datetime, format_time
+
     t = local_time(moment, tz)
-    return f"{t:%a} {t.day} {t:%b %Y}, {t:%H:%M}"
+    lang = lang or request_language()
+    pattern = WHEN_PATTERNS.get(lang)
+    if pattern is None:
+        return f"{format_date(t, 'medium', locale=lang)}, {format_time(t, 'short', tzinfo=t.tzinfo, locale=lang)}"
+    return format_datetime(t, pattern, tzinfo=t.tzinfo, locale=lang)
 
 
 # --- player profiles ---------------------------------------------------------
@@ -308,12 +333,44 @@ def _best(figs: dict[str, dict], key: str) -> tuple[list[str], int]:
     return [p for p, f in figs.items() if f[key] == top], top
 
 
-def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
-    """Notable moments: ``[{"title": str, "text": str}]`` (largest pot, most Mitchis,
-    longest tie-break chain; challenges and Mia challenges won, heaviest loss; highest
-    penalty taken, runs with the mice, lone survivors). Empty before the first round."""
+def join_people(names: list[str]) -> str:
+    """Names joined for a sentence in the request's language: "Ann, Ben and Cat" (English, as
+    the rules write it), "Ann, Ben und Cat" (German, Babel's list pattern)."""
     from ..rules.base import join_names
 
+    lang = request_language()
+    if lang == "en" or not names:
+        return join_names(names)
+    from babel.lists import format_list
+
+    return format_list(list(names), locale=lang)
+
+
+def hand_words(hand) -> str:
+    """A Mitchi hand in the request's language: "Mitchi", "double 6" ("6er-Pasch"), "6-3"."""
+    hand = tuple(sorted(hand, reverse=True))
+    if hand == MITCHI:
+        return "Mitchi"
+    if hand[0] == hand[1]:
+        return _("double %(die)d", die=hand[0])
+    return hand_name(hand)
+
+
+def mia_words(value: int, order: str = "standard") -> str:
+    """A Mia value in the request's language: "Mia" ("Mäxchen"), "double 3" ("3er-Pasch"),
+    "65", in ``sum`` order "63 (9)" (rules/mia.py ``value_label``)."""
+    if value == 21:
+        return pgettext("the hand 2-1", "Mia")
+    if value % 11 == 0 and 11 <= value <= 66:
+        return _("double %(die)d", die=value // 11)
+    return value_label(value, order)
+
+
+def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
+    """Notable moments, in the request's language: ``[{"title": str, "text": str}]`` (largest
+    pot, most Mitchis, longest tie-break chain; challenges and Mia challenges won, heaviest
+    loss; highest penalty taken, runs with the mice, lone survivors). Empty before the first round."""
+    join_names = join_people
     rounds = summary["rounds"]
     if not rounds:
         return []
@@ -323,123 +380,150 @@ def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
     def add(title, text):
         out.append({"title": title, "text": text})
 
+    def best(who, n):
+        return _("%(names)s: %(num)d", names=join_names(who), num=n)
+
     if game == "mitchi":
         big = max(rounds, key=lambda r: r["pot"])
-        add("Largest pot", f"{big['pot']} point{'s' if big['pot'] != 1 else ''}, taken by {big['taker']} "
-            f"in round {big['number']}")
+        add(_("Largest pot"), ngettext("%(num)d point, taken by %(player)s in round %(round)d",
+                                       "%(num)d points, taken by %(player)s in round %(round)d", big["pot"],
+                                       player=big["taker"], round=big["number"]))
         who, n = _best(figs, "mitchis")
-        add("Most Mitchis", f"{join_names(who)}: {n}" if n else "Nobody rolled a Mitchi")
+        add(_("Most Mitchis"), best(who, n) if n else _("Nobody rolled a Mitchi"))
         chain = max(rounds, key=lambda r: len(r.get("tie_breaks", [])))
         k = len(chain.get("tie_breaks", []))
-        add("Longest tie-break chain", f"{k} tie-break{'s' if k != 1 else ''} in round {chain['number']}"
-            if k else "No tie-breaks")
+        add(_("Longest tie-break chain"), ngettext("%(num)d tie-break in round %(round)d",
+                                                   "%(num)d tie-breaks in round %(round)d", k,
+                                                   round=chain["number"]) if k else _("No tie-breaks"))
         who, n = _best(figs, "pots")
-        add("Most pots taken", f"{join_names(who)}: {n}")
+        add(_("Most pots taken"), best(who, n))
     elif game == "mia":
         who, n = _best(figs, "challenges_won")
-        add("Most challenges won", f"{join_names(who)}: {n}")
+        add(_("Most challenges won"), best(who, n))
         who, n = _best(figs, "mia_challenges_won")
-        add("Mia challenges won", f"{join_names(who)}: {n}" if n else "No challenge involved a Mia")
+        add(_("Mia challenges won"), best(who, n) if n else _("No challenge involved a Mia"))
         heavy = max(rounds, key=lambda r: r.get("lives_lost", 0))
         if heavy.get("lives_lost", 0) > 0:
-            add("Heaviest loss", f"{heavy['loser']} lost {heavy['lives_lost']} "
-                f"li{'ves' if heavy['lives_lost'] != 1 else 'fe'} in round {heavy['number']}")
+            add(_("Heaviest loss"), ngettext("%(player)s lost %(num)d life in round %(round)d",
+                                             "%(player)s lost %(num)d lives in round %(round)d",
+                                             heavy["lives_lost"], player=heavy["loser"], round=heavy["number"]))
     else:
         taken = [r for r in rounds if r.get("takers")]
         if taken:
             big = max(taken, key=lambda r: r["penalty"])
-            add("Highest penalty taken", f"{big['penalty']} by {join_names(big['takers'])} "
-                f"in round {big['number']}")
+            add(_("Highest penalty taken"), _("%(penalty)d by %(names)s in round %(round)d",
+                                              penalty=big["penalty"], names=join_names(big["takers"]),
+                                              round=big["number"]))
         who, n = _best(figs, "runs")
-        add("Most runs with the mice", f"{join_names(who)}: {n}" if n else "Nobody ran")
+        add(_("Most runs with the mice"), best(who, n) if n else _("Nobody ran"))
         lone = [r for r in rounds if r.get("survivor")]
         if lone:
-            add("Lone survivors", ", ".join(f"{r['survivor']} (round {r['number']})" for r in lone[:5])
-                + (f" and {len(lone) - 5} more" if len(lone) > 5 else ""))
+            shown = ", ".join(_("%(player)s (round %(round)d)", player=r["survivor"], round=r["number"])
+                              for r in lone[:5])
+            if len(lone) > 5:
+                shown = ngettext("%(list)s and %(num)d more", "%(list)s and %(num)d more", len(lone) - 5,
+                                 list=shown)
+            add(_("Lone survivors"), shown)
     return out
 
 
 # --- the round-by-round log in plain words --------------------------------------------
 
 
-
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def _lives(count: int) -> str:
-    return f"{count} life" if count == 1 else f"{count} lives"
-
-
 def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | None = None) -> list[str]:
-    """One finished round in plain words, a few sentences; ``after`` is ``{name: score}``
-    after the round (for "2 lives left")."""
-    from ..rules.base import join_names
-
+    """One finished round in plain words (the request's language), a few sentences; ``after``
+    is ``{name: score}`` after the round (for "2 lives left")."""
+    join_names = join_people
     if game == "mitchi":
-        lines = [f"{rnd['starter']} starts; roll limit {rnd['roll_limit']}."]
+        lines = [_("%(player)s starts; roll limit %(limit)d.", player=rnd["starter"], limit=rnd["roll_limit"])]
         turns = rnd.get("turns", [])
-        lines.append("Hands: " + ", ".join(
-            f"{t['player']} {hand_name(t['hand'])} in {t['rolls']}" for t in turns) + ".")
+        lines.append(_("Hands: %(hands)s.", hands=", ".join(
+            _("%(player)s %(hand)s in %(rolls)d", player=t["player"], hand=hand_words(t["hand"]), rolls=t["rolls"])
+            for t in turns)))
         hands = [(t["player"], tuple(sorted(t["hand"], reverse=True))) for t in turns]
         tbs = rnd.get("tie_breaks", [])
         if hands:
             worst = worst_of(hands)
-            worst_hand = hand_name(dict(hands)[worst[0]])
+            worst_hand = hand_words(dict(hands)[worst[0]])
             if len(worst) == 1:
-                lines.append(f"Worst hand: {worst[0]} with {worst_hand}.")
+                lines.append(_("Worst hand: %(player)s with %(hand)s.", player=worst[0], hand=worst_hand))
             else:
-                lines.append(f"Worst hand {worst_hand}, held by {join_names(worst)}: a tie-break.")
+                lines.append(_("Worst hand %(hand)s, held by %(names)s: a tie-break.", hand=worst_hand,
+                               names=join_names(worst)))
         for i, tb in enumerate(tbs, start=1):
-            rolled = ", ".join(f"{h['player']} {hand_name(h['hand'])}" for h in tb["hands"])
-            lines.append(f"Tie-break {i} (order {' → '.join(tb['order'])}, pot {tb['pot']}): {rolled}.")
-        lines.append(f"{rnd['taker']} takes the pot: {_n(rnd['pot'], 'point')}.")
+            rolled = ", ".join(f"{h['player']} {hand_words(h['hand'])}" for h in tb["hands"])
+            lines.append(_("Tie-break %(number)d (order %(order)s, pot %(pot)d): %(rolled)s.", number=i,
+                           order=" → ".join(tb["order"]), pot=tb["pot"], rolled=rolled))
+        lines.append(ngettext("%(player)s takes the pot: %(num)d point.", "%(player)s takes the pot: %(num)d points.",
+                              rnd["pot"], player=rnd["taker"]))
         return lines
     if game == "mia":
         order = options.get("order", "standard")
-        claim, cup = value_label(rnd["announced"], order), value_label(rnd["cup"], order)
+        claim, cup = mia_words(rnd["announced"], order), mia_words(rnd["cup"], order)
         lied = rnd["loser"] == rnd["owner"]
-        lines = [("Roll-off: " if rnd.get("rolloff") else "")
-                 + f"{rnd['owner']} claimed {claim}; {rnd['challenger']} challenged; the cup showed {cup}."]
-        verdict = "the claim was too high" if lied else "the claim held"
+        if rnd.get("rolloff"):
+            lines = [_("Roll-off: %(owner)s claimed %(claim)s; %(challenger)s challenged; the cup showed %(cup)s.",
+                       owner=rnd["owner"], claim=claim, challenger=rnd["challenger"], cup=cup)]
+        else:
+            lines = [_("%(owner)s claimed %(claim)s; %(challenger)s challenged; the cup showed %(cup)s.",
+                       owner=rnd["owner"], claim=claim, challenger=rnd["challenger"], cup=cup)]
         lost = rnd.get("lives_lost", 0)
         if rnd.get("rolloff"):  # lives no longer change: the round itself is won (Mia 7)
-            lines.append(f"{verdict.capitalize()}: {rnd['winner']} wins this roll-off round.")
+            lines.append(_("The claim was too high: %(player)s wins this roll-off round.", player=rnd["winner"])
+                         if lied else _("The claim held: %(player)s wins this roll-off round.", player=rnd["winner"]))
             return lines
-        text = f"{verdict.capitalize()}: {rnd['loser']} loses {_lives(lost)}"
-        if after is not None and not rnd.get("rolloff"):
-            text += f" ({after[rnd['loser']]} left)"
-        lines.append(text + ".")
+        if after is not None:
+            if lied:
+                text = ngettext("The claim was too high: %(player)s loses %(num)d life (%(left)d left).",
+                                "The claim was too high: %(player)s loses %(num)d lives (%(left)d left).", lost,
+                                player=rnd["loser"], left=after[rnd["loser"]])
+            else:
+                text = ngettext("The claim held: %(player)s loses %(num)d life (%(left)d left).",
+                                "The claim held: %(player)s loses %(num)d lives (%(left)d left).", lost,
+                                player=rnd["loser"], left=after[rnd["loser"]])
+        elif lied:
+            text = ngettext("The claim was too high: %(player)s loses %(num)d life.",
+                            "The claim was too high: %(player)s loses %(num)d lives.", lost, player=rnd["loser"])
+        else:
+            text = ngettext("The claim held: %(player)s loses %(num)d life.",
+                            "The claim held: %(player)s loses %(num)d lives.", lost, player=rnd["loser"])
+        lines.append(text)
         if rnd.get("lives_gained"):
-            lines.append(f"{rnd['winner']} wins the challenge and gains {_lives(rnd['lives_gained'])}.")
+            lines.append(ngettext("%(player)s wins the challenge and gains %(num)d life.",
+                                  "%(player)s wins the challenge and gains %(num)d lives.", rnd["lives_gained"],
+                                  player=rnd["winner"]))
         return lines
     # Mice and Men
     run_penalty = options.get("run_penalty", 3)
     bids = []
     for a in rnd.get("bidding", []):
         if a["action"] == "open":
-            bids.append(f"{a['player']} opens at {a['penalty']}")
+            bids.append(_("%(player)s opens at %(penalty)d", player=a["player"], penalty=a["penalty"]))
         elif a["action"] == "lead":
-            bids.append(f"{a['player']} leads to {a['penalty']}")
+            bids.append(_("%(player)s leads to %(penalty)d", player=a["player"], penalty=a["penalty"]))
         elif a["action"] == "join":
-            bids.append(f"{a['player']} joins")
+            bids.append(_("%(player)s joins", player=a["player"]))
+        elif "score" in a:
+            bids.append(_("%(player)s runs with the mice (+%(penalty)d, showing %(score)s)", player=a["player"],
+                          penalty=run_penalty, score=a["score"]))
         else:
-            dice = f", showing {a['score']}" if "score" in a else ""
-            bids.append(f"{a['player']} runs with the mice (+{run_penalty}{dice})")
-    lines = ["Bidding: " + "; ".join(bids) + "." if bids else f"{rnd['first']} opens."]
+            bids.append(_("%(player)s runs with the mice (+%(penalty)d)", player=a["player"], penalty=run_penalty))
+    lines = [_("Bidding: %(bids)s.", bids="; ".join(bids)) if bids else _("%(player)s opens.", player=rnd["first"])]
     if rnd.get("survivor"):
-        lines.append(f"Everyone else ran: {rnd['survivor']} is left alone and takes nothing.")
+        lines.append(_("Everyone else ran: %(player)s is left alone and takes nothing.", player=rnd["survivor"]))
         return lines
     reveals = rnd.get("reveals", [])
     if reveals:
-        lines.append("Showdown: " + ", ".join(f"{r['player']} {r['score']}" for r in reveals) + ".")
+        lines.append(_("Showdown: %(scores)s.", scores=", ".join(f"{r['player']} {r['score']}" for r in reveals)))
     takers = rnd.get("takers", [])
     if takers:
-        lines.append(f"Lowest: {join_names(takers)}, taking {rnd['penalty']} penalty "
-                     f"point{'s' if rnd['penalty'] != 1 else ''} each." if len(takers) > 1 else
-                     f"Lowest: {takers[0]} takes {_n(rnd['penalty'], 'penalty point')}.")
+        lines.append(ngettext("Lowest: %(names)s, taking %(num)d penalty point each.",
+                              "Lowest: %(names)s, taking %(num)d penalty points each.", rnd["penalty"],
+                              names=join_names(takers)) if len(takers) > 1 else
+                     ngettext("Lowest: %(player)s takes %(num)d penalty point.",
+                              "Lowest: %(player)s takes %(num)d penalty points.", rnd["penalty"], player=takers[0]))
     elif reveals:
-        lines.append("Tied for the lowest: nobody takes the penalty.")
+        lines.append(_("Tied for the lowest: nobody takes the penalty."))
     return lines
 
 
@@ -471,11 +555,11 @@ class GameSummary:
         start = self.summary.get("start") or {}
         passes = start.get("rolloff") or []
         if not passes:
-            return f"{start['starter']} was named to start." if start.get("starter") else None
-        rolls = "; then ".join(", ".join(f"{r['player']} {r['die']}" for r in dice) for dice in passes)
+            return _("%(player)s was named to start.", player=start["starter"]) if start.get("starter") else None
+        rolls = _("; then ").join(", ".join(f"{r['player']} {r['die']}" for r in dice) for dice in passes)
         if start.get("starter"):
-            return f"Roll-off for who starts: {rolls}. {start['starter']} starts."
-        return f"Roll-off for who starts, not decided yet: {rolls}."
+            return _("Roll-off for who starts: %(rolls)s. %(player)s starts.", rolls=rolls, player=start["starter"])
+        return _("Roll-off for who starts, not decided yet: %(rolls)s.", rolls=rolls)
 
     @property
     def winners(self) -> list[str]:
@@ -524,8 +608,31 @@ def chart_data_uri(svg: bytes) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
 
 
+def score_words(game: str) -> dict[str, str]:
+    """How a game's score is named, in the request's language: ``column`` ("Points", "Lives",
+    "Penalty points"), ``after`` (the chart's title: "Points after every round"), ``axis`` (its
+    vertical axis: "Points (fewest win)"), ``round`` (its horizontal axis), ``alt`` (the chart's
+    text for screen readers) and ``rule`` (who wins: "Fewest points win.")."""
+    common = {"round": _("Round")}
+    if game == "mia":
+        return {**common, "column": _("Lives"), "after": _("Lives after every round"), "axis": _("Lives"),
+                "rule": _("Most lives win."),
+                "alt": _("Line chart of each player's lives after every round; the table below has the same "
+                         "numbers.")}
+    if game == "mitchi":
+        return {**common, "column": _("Points"), "after": _("Points after every round"),
+                "axis": _("Points (fewest win)"), "rule": _("Fewest points win."),
+                "alt": _("Line chart of each player's points after every round; the table below has the same "
+                         "numbers.")}
+    return {**common, "column": _("Penalty points"), "after": _("Penalty points after every round"),
+            "axis": _("Penalty points (fewest win)"), "rule": _("Fewest penalty points win."),
+            "alt": _("Line chart of each player's penalty points after every round; the table below has the "
+                     "same numbers.")}
+
+
 def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes:
-    """A line chart (pygal, SVG bytes) of each player's score after every round.
+    """A line chart (pygal, SVG bytes) of each player's score after every round; its title and
+    axis titles in the request's language (:func:`score_words`).
 
     No script: ``js=[]``. Sized for a 412px phone (it scales by its viewBox):
     large labels, legend below, dots only for short games.
@@ -541,11 +648,11 @@ def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes
         value_font_size=14, tooltip_font_size=14, stroke_width=3,
         colors=CHART_COLORS,
     )
-    word = find_game(game).score_word
+    words = score_words(game)
     chart = pygal.Line(
         js=[], style=style, width=420, height=chart_height(len(series)), explicit_size=False,
         show_legend=False, show_dots=rounds <= 30, dots_size=3,
-        x_title="Round", y_title=word.capitalize() + (" (fewest win)" if lowest_wins(game) else ""),
+        x_title=words["round"], y_title=words["axis"],
         title=title or None, truncate_legend=14, show_minor_x_labels=False, x_label_rotation=0,
         margin=8, spacing=8, print_values=False, include_x_axis=True, disable_xml_declaration=False,
         stroke_style={"width": 3},
@@ -563,7 +670,7 @@ def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes
     body = chart.render()
     # pygal always embeds its config as an inline <script>, even with js=[]: drop it.
     body = re.sub(rb"<script\b.*?</script>", b"", body, flags=re.S)
-    label = escape(title or f"{word.capitalize()} after every round")
+    label = escape(title or words["after"])
     return body.replace(b"<title>Pygal</title>", f"<title>{label}</title>".encode(), 1)
 
 
@@ -744,18 +851,18 @@ def _read_zip(name: str, data: bytes) -> list[tuple[str, object]]:
         # RuntimeError: an encrypted member; NotImplementedError: an unknown compression;
         # zlib/lzma errors and a bad CRC: corrupt data; UnicodeDecodeError: a member name
         # marked UTF-8 that is not.
-        raise ImportProblem(f"{name}: a zip member cannot be read ({_zip_reason(err)}); "
-                            "load the export zip as it was downloaded, or the .json records in it") from None
+        raise ImportProblem(_("%(file)s: a zip member cannot be read (%(reason)s); load the export zip as it was "
+                              "downloaded, or the .json records in it", file=name, reason=_zip_reason(err))) from None
 
 
 def _zip_reason(err: Exception) -> str:
     if isinstance(err, RuntimeError) and "encrypt" in str(err).lower():
-        return "it is encrypted with a password"
+        return _("it is encrypted with a password")
     if isinstance(err, UnicodeDecodeError):
-        return "a file name in it is not valid UTF-8"
+        return _("a file name in it is not valid UTF-8")
     if isinstance(err, NotImplementedError):
-        return "it uses a compression this app does not read"
-    return "the file is damaged"
+        return _("it uses a compression this app does not read")
+    return _("the file is damaged")
 
 
 def _read_zip_members(name: str, data: bytes) -> list[tuple[str, object]]:
@@ -763,8 +870,8 @@ def _read_zip_members(name: str, data: bytes) -> list[tuple[str, object]]:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             infos = z.infolist()
             if len(infos) > ZIP_MAX_FILES or sum(i.file_size for i in infos) > ZIP_MAX_BYTES:
-                raise ImportProblem(f"{name}: the zip unpacks to more than {ZIP_MAX_BYTES // 2**20} MB "
-                                    f"or {ZIP_MAX_FILES} files; load it in parts")
+                raise ImportProblem(_("%(file)s: the zip unpacks to more than %(mb)d MB or %(files)d files; load it "
+                                      "in parts", file=name, mb=ZIP_MAX_BYTES // 2**20, files=ZIP_MAX_FILES))
             names = [i.filename for i in infos]
             if "games.json" in names:
                 return read_upload(f"{name}: games.json", z.read("games.json"), inside_zip=True)
@@ -772,9 +879,9 @@ def _read_zip_members(name: str, data: bytes) -> list[tuple[str, object]]:
             for inner in sorted(n for n in names if n.endswith(".json")):
                 out += read_upload(f"{name}: {inner}", z.read(inner), inside_zip=True)
     except zipfile.BadZipFile:
-        raise ImportProblem(f"{name}: not a readable zip file") from None
+        raise ImportProblem(_("%(file)s: not a readable zip file", file=name)) from None
     if not out:
-        raise ImportProblem(f"{name}: the zip holds no game record (.json)")
+        raise ImportProblem(_("%(file)s: the zip holds no game record (.json)", file=name))
     return out
 
 
@@ -785,19 +892,19 @@ def read_upload(filename: str, data: bytes, inside_zip: bool = False) -> list[tu
     made by the export (its ``games.json``, else every ``*.json`` in it).
     Raises :class:`ImportProblem`.
     """
-    name = filename or "the file"
+    name = filename or _("the file")
     if data[:4] == b"PK\x03\x04":
         if not inside_zip:
             return _read_zip(name, data)
-        raise ImportProblem(f"{name}: a zip inside a zip is not read; unpack it first")
+        raise ImportProblem(_("%(file)s: a zip inside a zip is not read; unpack it first", file=name))
     try:
         doc = records.loads(data)
     except records.ReplayError as err:
         raise ImportProblem(f"{name}: {err.reason}") from None
     if isinstance(doc, list):
         if not doc:
-            raise ImportProblem(f"{name}: the list holds no game record")
-        return [(f"{name}, record {i}", r) for i, r in enumerate(doc, start=1)]
+            raise ImportProblem(_("%(file)s: the list holds no game record", file=name))
+        return [(_("%(file)s, record %(number)d", file=name, number=i), r) for i, r in enumerate(doc, start=1)]
     return [(name, doc)]
 
 
@@ -815,11 +922,12 @@ def _check_values(label: str, record) -> None:
             todo.extend(value)
         elif isinstance(value, str):
             if "\x00" in value:
-                raise ImportProblem(f"{label}: record: the text {value.replace(chr(0), '')[:30]!r} holds a "
-                                    "NUL character, which no text here may hold")
+                raise ImportProblem(_("%(file)s: record: the text %(text)s holds a NUL character, which no text "
+                                      "here may hold", file=label, text=repr(value.replace(chr(0), "")[:30])))
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > RECORD_INT_MAX:
-            raise ImportProblem(f"{label}: record: the number {str(value)[:12]}… is out of range; every "
-                                f"number in a record is between -{RECORD_INT_MAX:,} and {RECORD_INT_MAX:,}")
+            raise ImportProblem(_("%(file)s: record: the number %(number)s… is out of range; every number in a "
+                                  "record is between -%(top)s and %(top)s", file=label, number=str(value)[:12],
+                                  top=format_decimal(RECORD_INT_MAX, locale=request_language())))
 
 
 def parse_time(label: str, what: str, text) -> datetime:
@@ -828,8 +936,8 @@ def parse_time(label: str, what: str, text) -> datetime:
     try:
         moment = datetime.fromisoformat(text)
     except (TypeError, ValueError):
-        raise ImportProblem(f"{label}: {what} must be an ISO 8601 time such as "
-                            f"2026-11-28T20:15:00+00:00, not {str(text)[:40]!r}") from None
+        raise ImportProblem(_("%(file)s: %(what)s must be an ISO 8601 time such as 2026-11-28T20:15:00+00:00, "
+                              "not %(text)s", file=label, what=what, text=repr(str(text)[:40]))) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     try:
@@ -837,8 +945,8 @@ def parse_time(label: str, what: str, text) -> datetime:
     except (OverflowError, ValueError):
         ok = False
     if not ok:
-        raise ImportProblem(f"{label}: {what} {str(text)[:40]!r} is out of range; a time must be "
-                            f"in the years 1970 to 2100")
+        raise ImportProblem(_("%(file)s: %(what)s %(text)s is out of range; a time must be in the years 1970 "
+                              "to 2100", file=label, what=what, text=repr(str(text)[:40])))
     return moment
 
 
@@ -851,34 +959,37 @@ def _check_history(label: str, history, players: tuple[str, ...], log_length: in
     if history is None:
         return []
     if not isinstance(history, list):
-        raise ImportProblem(f"{label}: history must be a list of {{seq, status, entry, at}} objects")
+        raise ImportProblem(_("%(file)s: history must be a list of {seq, status, entry, at} objects", file=label))
     top = log_length + len(history)
     for i, h in enumerate(history, start=1):
-        where = f"{label}: history item {i}"
+        where = _("%(file)s: history item %(number)d", file=label, number=i)
         if not isinstance(h, dict):
-            raise ImportProblem(f"{where} must be an object {{seq, status, entry, at}}")
+            raise ImportProblem(_("%(item)s must be an object {seq, status, entry, at}", item=where))
         seq = h.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= max(top, 1):
-            raise ImportProblem(f"{where}: seq must be a whole number from 1 to {top} (a position in "
-                                f"the log), not {str(seq)[:20]!r}")
+            raise ImportProblem(_("%(item)s: seq must be a whole number from 1 to %(top)d (a position in the log), "
+                                  "not %(value)s", item=where, top=top, value=repr(str(seq)[:20])))
         if h.get("status") not in ("undone", "redone", "replaced"):
-            raise ImportProblem(f"{where}: status must be undone, redone or replaced, "
-                                f"not {str(h.get('status'))[:20]!r}")
+            raise ImportProblem(_("%(item)s: status must be undone, redone or replaced, not %(value)s", item=where,
+                                  value=repr(str(h.get("status"))[:20])))
         entry = h.get("entry")
         if not isinstance(entry, dict) or not isinstance(entry.get("type"), str) or not entry["type"]:
-            raise ImportProblem(f"{where}: entry must be an entry object with a type")
+            raise ImportProblem(_("%(item)s: entry must be an entry object with a type", item=where))
         for key in ("player", "owner"):
             if key in entry and entry[key] not in players:
-                raise ImportProblem(f"{where}: {key} {str(entry[key])[:40]!r} is not a player of this game")
+                raise ImportProblem(_("%(item)s: %(key)s %(value)s is not a player of this game", item=where, key=key,
+                                      value=repr(str(entry[key])[:40])))
         for key in _HISTORY_INT_KEYS:
             if key in entry and (not isinstance(entry[key], int) or isinstance(entry[key], bool)):
-                raise ImportProblem(f"{where}: {key} must be a whole number, not {str(entry[key])[:20]!r}")
+                raise ImportProblem(_("%(item)s: %(key)s must be a whole number, not %(value)s", item=where, key=key,
+                                      value=repr(str(entry[key])[:20])))
         for key in _HISTORY_DICE_KEYS:
             if key in entry and (not isinstance(entry[key], list) or not 1 <= len(entry[key]) <= 5 or not all(
                     isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in entry[key])):
-                raise ImportProblem(f"{where}: {key} must be a list of dice faces from 1 to 6")
+                raise ImportProblem(_("%(item)s: %(key)s must be a list of dice faces from 1 to 6", item=where,
+                                      key=key))
         if h.get("at") is not None:
-            parse_time(label, f"history item {i}'s time", h["at"])
+            parse_time(label, _("history item %(number)d's time", number=i), h["at"])
     return history
 
 
@@ -927,8 +1038,8 @@ def lock_group(session: Session, group_id: int) -> None:
         session.execute(update(Group).where(Group.id == group_id).values(timezone=Group.timezone))
     except OperationalError:
         session.rollback()
-        raise ImportBusy("another load of game records for this group is being stored right now; "
-                         "nothing was loaded: load the file again in a moment") from None
+        raise ImportBusy(_("another load of game records for this group is being stored right now; nothing was "
+                           "loaded: load the file again in a moment")) from None
 
 
 def link_many(session: Session, group_id: int, seats: list[tuple[int, list[str]]]) -> None:
@@ -976,10 +1087,11 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     indexed look-up per 500 records, and a few bulk inserts (2,000 records: seconds).
     """
     if not files:
-        raise ImportProblem("choose one or more game record files (.json, or a zip from the export)")
+        raise ImportProblem(_("choose one or more game record files (.json, or a zip from the export)"))
     found = [item for name, data in files for item in read_upload(name, data)]
     if len(found) > MAX_IMPORT:
-        raise ImportProblem(f"{len(found)} records at once is too many; load at most {MAX_IMPORT}")
+        raise ImportProblem(_("%(num)d records at once is too many; load at most %(top)d", num=len(found),
+                              top=MAX_IMPORT))
     checked = [check_incoming(label, record) for label, record in found]
     lock_group(session, group_id)
     try:
@@ -997,12 +1109,12 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
         session.commit()  # all the games, with their seats, or none
     except IntegrityError:
         session.rollback()
-        raise ImportProblem("another phone added the same players at the same moment; "
-                            "nothing was loaded, load the file again") from None
+        raise ImportProblem(_("another phone added the same players at the same moment; nothing was loaded, load "
+                              "the file again")) from None
     except OperationalError:
         session.rollback()
-        raise ImportBusy("the database was busy with another change for too long; nothing was loaded: "
-                         "load the file again in a moment") from None
+        raise ImportBusy(_("the database was busy with another change for too long; nothing was loaded: load the "
+                           "file again in a moment")) from None
     except Exception:
         session.rollback()
         raise

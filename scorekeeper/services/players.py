@@ -17,6 +17,8 @@ from ..models import Entry, Game, GamePlayer, Player, utcnow
 from ..rules import find_game
 from ..rules import record as records
 from ..rules.base import RecordError
+from flask_babel import gettext as _
+
 from ..rules.names import clean_name, name_key
 from ..rules.record import MAX_NAME, check_players
 
@@ -35,7 +37,7 @@ def _reseat(session: Session, game: Game, seat: int, new: str) -> None:
     try:
         check_players(find_game(game.game), names)
     except RecordError as err:
-        raise NameProblem(f"game {game.id}: {err}") from None
+        raise NameProblem(_("game %(game)d: %(problem)s", game=game.id, problem=err)) from None
     rows = list(session.exec(select(Entry).where(Entry.game_id == game.id)))
     log = []
     for row in rows:
@@ -52,7 +54,8 @@ def _reseat(session: Session, game: Game, seat: int, new: str) -> None:
     try:
         records.build(records.make_record(game.game, names, json.loads(game.options), active))
     except records.ReplayError as err:  # a rename never changes a rule's verdict; refuse all the same
-        raise NameProblem(f"game {game.id} would no longer replay: {err}") from None
+        raise NameProblem(_("game %(game)d would no longer replay: %(problem)s", game=game.id,
+                                  problem=err)) from None
     from .games import content_hash
 
     game.content_hash = content_hash(game.game, names, json.loads(game.options), active)  # what it now holds
@@ -73,11 +76,12 @@ def rename_player(session: Session, group_id: int, player: Player, name: str) ->
     other = session.exec(select(Player).where(Player.group_id == group_id, Player.name_key == key,
                                               Player.id != player.id)).first()
     if other is not None:
-        raise NameProblem(f"{other.name} is another player already; if they are the same person, merge them")
+        raise NameProblem(_("%(player)s is another player already; if they are the same person, merge them",
+                              player=other.name))
     if not name:
-        raise NameProblem("a name cannot be empty")
+        raise NameProblem(_("a name cannot be empty"))
     if len(name) > MAX_NAME:
-        raise NameProblem(f"a name has at most {MAX_NAME} characters")
+        raise NameProblem(_("a name has at most %(num)d characters", num=MAX_NAME))
     try:
         for link in session.exec(select(GamePlayer).where(GamePlayer.player_id == player.id)):
             _reseat(session, session.get(Game, link.game_id), link.seat, name)
@@ -94,12 +98,13 @@ def merge_players(session: Session, group_id: int, gone: Player, kept: Player) -
     so), and the emptied profile ``gone`` is removed. Raise :class:`NameProblem` when both sat at
     one game (and change nothing). Commits."""
     if gone.id == kept.id or gone.group_id != group_id or kept.group_id != group_id:
-        raise NameProblem("choose two different players of this group")
+        raise NameProblem(_("choose two different players of this group"))
     links = list(session.exec(select(GamePlayer).where(GamePlayer.player_id == gone.id)))
     both = {g.game_id for g in session.exec(select(GamePlayer).where(GamePlayer.player_id == kept.id))}
     clash = sorted(link.game_id for link in links if link.game_id in both)
     if clash:
-        raise NameProblem(f"{gone.name} and {kept.name} both sat at game {clash[0]}: they are two people")
+        raise NameProblem(_("%(gone)s and %(kept)s both sat at game %(game)d: they are two people", gone=gone.name,
+                              kept=kept.name, game=clash[0]))
     try:
         for link in links:
             _reseat(session, session.get(Game, link.game_id), link.seat, kept.name)

@@ -16,6 +16,7 @@ import json
 import random
 import secrets
 
+from flask_babel import gettext as _
 from sqlmodel import Session
 
 from ..models import Game, GamePlayer

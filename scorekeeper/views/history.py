@@ -7,6 +7,8 @@ from datetime import datetime, timezone
 
 from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
                    url_for)
+from flask_babel import format_decimal, format_percent, ngettext
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from ..db import get_session
@@ -32,12 +34,20 @@ def _when_filter(moment: datetime) -> str:
 
 @bp.app_template_filter("num")
 def _num(value) -> str:
-    """A figure for people: 0 stays "0", None is "–" (no finished game yet), 2.50 is "2.5"."""
+    """A figure for people, in the request's language: 0 stays "0", None is "–" (no finished
+    game yet), 2.50 is "2.5" (German "2,5"); at most two decimals, no thousands separator."""
     if value is None:
         return "–"
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".")
-    return str(value)
+    return format_decimal(value, "0.##")
+
+
+@bp.app_template_filter("percent")
+def _percent(value: float | None) -> str:
+    """A rate 0..1 as a whole percentage in the request's language ("67%", German "67 %");
+    None is "–" (no finished game yet)."""
+    if value is None:
+        return "–"
+    return format_percent(value)
 
 
 @bp.route("/history")
@@ -81,7 +91,7 @@ def summary(game_id: int):
     if view.log:  # the chart inside the page, so a page kept for offline use has it too
         series = hist.score_series(game.game, players, json.loads(game.options), result)
         chart = hist.chart_data_uri(hist.chart_svg(game.game, series))
-    return render_template("history/summary.html", s=view, game=game, spec=spec, word=spec.score_word,
+    return render_template("history/summary.html", s=view, game=game, spec=spec, words=hist.score_words(game.game),
                            lowest=spec.lowest_wins, tz=_tz(), chart=chart, legend=hist.chart_legend(players),
                            chart_height=hist.chart_height(len(players)))
 
@@ -92,7 +102,8 @@ def chart(game_id: int):
     """Each player's score (or lives) after every round, as an SVG image (no script)."""
     game = owned(game_id)
     session = get_session()
-    etag = f"chart-{game.id}-{game.version}-{int(game.created_at.timestamp())}"
+    # The chart's titles are in the reader's language: a language switch is a new image.
+    etag = f"chart-{game.id}-{game.version}-{int(game.created_at.timestamp())}-{hist.request_language()}"
     if request.if_none_match.contains(etag):
         return Response(status=304, headers={"ETag": f'"{etag}"'})
     result = hist.summaries(session, [game])[game.id]
@@ -166,20 +177,24 @@ def import_games():
             games = hist.import_files(session, current_group().id, files, skipped)
         except hist.ImportProblem as err:
             session.rollback()
-            error = f"Nothing was loaded. {err}"
+            error = _("Nothing was loaded. %(problem)s", problem=err)
             status = 409 if isinstance(err, hist.ImportBusy) else 400
         else:
             if skipped:
-                more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
-                flash(f"Already here, not loaded again: {', '.join(skipped[:5])}{more}.")
+                if len(skipped) > 5:
+                    flash(ngettext("Already here, not loaded again: %(names)s and %(num)d more.",
+                                   "Already here, not loaded again: %(names)s and %(num)d more.", len(skipped) - 5,
+                                   names=", ".join(skipped[:5])))
+                else:
+                    flash(_("Already here, not loaded again: %(names)s.", names=", ".join(skipped)))
             if not games:
                 return redirect(url_for("index"), 303)
             if len(games) == 1:
-                flash("1 game loaded.")
+                flash(ngettext("%(num)d game loaded.", "%(num)d games loaded.", 1))
                 # A game still in play opens where the table goes on; a finished one, its summary.
                 endpoint = "history.summary" if games[0].finished else "games.play"
                 return redirect(url_for(endpoint, game_id=games[0].id), 303)
-            flash(f"{len(games)} games loaded.")
+            flash(ngettext("%(num)d game loaded.", "%(num)d games loaded.", len(games)))
             return redirect(url_for("index"), 303)
     return render_template("history/import.html", error=error), status
 
@@ -222,8 +237,8 @@ def rename_player(player_id: int):
     try:
         people.rename_player(session, current_group().id, profile, request.form.get("name", ""))
     except people.NameProblem as err:
-        return player(player_id, error=f"Not renamed: {err}.")
-    flash(f"{old} is now {profile.name} in every game.")
+        return player(player_id, error=_("Not renamed: %(problem)s.", problem=err))
+    flash(_("%(old)s is now %(new)s in every game.", old=old, new=profile.name))
     return redirect(url_for("history.player", player_id=player_id), 303)
 
 
@@ -239,15 +254,15 @@ def merge_player(player_id: int):
     if gone is None:
         abort(404)
     if kept is None:
-        return player(player_id, error="Not merged: choose the player to merge into.")
+        return player(player_id, error=_("Not merged: choose the player to merge into."))
     name, kept_id = gone.name, kept.id
     if request.form.get("confirm") != "yes":  # one wrong pick would merge two people's histories
         return render_template("history/merge_confirm.html", gone=gone, kept=kept)
     try:
         people.merge_players(session, current_group().id, gone, kept)
     except people.NameProblem as err:
-        return player(player_id, error=f"Not merged: {err}.")
-    flash(f"{name} merged into {kept.name}.")
+        return player(player_id, error=_("Not merged: %(problem)s.", problem=err))
+    flash(_("%(gone)s merged into %(kept)s.", gone=name, kept=kept.name))
     return redirect(url_for("history.player", player_id=kept_id), 303)
 
 

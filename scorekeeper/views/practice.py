@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from .. import forms
@@ -15,6 +16,7 @@ from ..rules.record import ReplayError
 from ..services import games as service
 from ..services import practice
 from ..services.groups import current_group
+from ..services.history import mia_words
 from .games import owned
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
@@ -52,7 +54,7 @@ def new(name: str):
         else:
             return redirect(url_for("practice.play", game_id=game.id), 303)
     elif request.method == "POST":
-        error = "Check the fields marked below."
+        error = _("Check the fields marked below.")
     virtual = practice.seats_for(form.player.data or "You")[1:]
     return render_template("practice/new.html", spec=spec, form=form, error=error,
                            virtual=virtual), 400 if error else 200
@@ -65,7 +67,8 @@ def render(loaded: service.Loaded, message: str | None = None, level: str = "inf
     me = practice.person(game)
     extra = {}
     if game.game == "mia":
-        extra = {"rolled": practice.pending_cup(loaded),
+        extra = {"value_words": lambda v: mia_words(v, state.order),  # "Mia" is "Mäxchen" in German
+                 "rolled": practice.pending_cup(loaded),
                  "my_cup": practice.cup_of(loaded.log) if state.last_roller == me else None}
     elif game.game == "mice-and-men" and not state.finished:
         extra = {"my_dice": practice.mm_dice(game, state.round_number, me)}
