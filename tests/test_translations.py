@@ -44,8 +44,10 @@ def test_the_catalog_compiles_and_the_committed_mo_is_current(tmp_path):
     out = tmp_path / "messages.mo"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "compile", "-i", str(PO), "-o", str(out),
                     "-l", "de"], check=True, capture_output=True)
-    fresh = {m.id: m.string for m in read_mo(out.open("rb"))}
-    committed = {m.id: m.string for m in read_mo(MO.open("rb"))}
+    def entries(path):  # plural entries (ngettext) come as lists: make them comparable keys
+        return {(m.context, tuple(m.id) if isinstance(m.id, list) else m.id): m.string for m in read_mo(path.open("rb"))}
+
+    fresh, committed = entries(out), entries(MO)
     assert fresh == committed, "translations/de/LC_MESSAGES/messages.mo is stale: run pybabel compile -d translations"
 
 

@@ -19,6 +19,7 @@ from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
 from ..words import describe
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from ..services import games as service
 from ..services import groups, history, live, once
 from ..services.groups import current_group
@@ -119,7 +120,7 @@ def setup(name: str):
         else:
             return redirect(url_for("games.play", game_id=outcome.target_id), 303)
     elif request.method == "POST":
-        error = "Check the fields marked below."
+        error = _("Check the fields marked below.")
     status = 400 if error else 200
     return render_template("games/setup.html", spec=spec, form=form, error=error, known=known_players()), status
 
@@ -260,9 +261,9 @@ def rematch(game_id: int):
         new = service.latest_rematch(session, game)
         if new is None:
             session.refresh(game)
-            return render_game(service.load(session, game), "The game changed since this page was shown; "
-                               "no new game was started. Tap Rematch again.", "warning", 409)
-        flash("The rematch was already started (a double tap starts one game).")
+            return render_game(service.load(session, game), _("The game changed since this page was shown; "
+                               "no new game was started. Tap Rematch again."), "warning", 409)
+        flash(_("The rematch was already started (a double tap starts one game)."))
     return redirect(url_for("games.play", game_id=new.id), 303)
 
 
@@ -274,8 +275,9 @@ def remove(game_id: int):
     session = get_session()
     if request.method == "POST":
         service.remove_game(session, game)
-        flash(f"Game removed. Restore it from Account within {service.RESTORE_DAYS} days; "
-              "its entries are kept until then.")
+        flash(ngettext("Game removed. Restore it from Account within %(num)d day; its entries are kept until then.",
+                       "Game removed. Restore it from Account within %(num)d days; its entries are kept until then.",
+                       service.RESTORE_DAYS))
         return redirect(url_for("index"), 303)
     return render_template("games/remove.html", game=game, players=json.loads(game.players),
                            spec=find_game(game.game), days=service.RESTORE_DAYS)
@@ -287,7 +289,7 @@ def restore(game_id: int):
     """Put a removed game back in the lists and stats."""
     game = owned(game_id)
     service.restore_game(get_session(), game)
-    flash("Game restored.")
+    flash(_("Game restored."))
     return redirect(url_for("games.play", game_id=game.id), 303)
 
 
@@ -307,7 +309,7 @@ def correct(game_id: int, seq: int):
         except (service.Refused, forms.BadForm) as err:
             error, status = str(err), 422
         else:
-            flash(f"Entry {seq} corrected.")
+            flash(_("Entry %(seq)s corrected.", seq=seq))
             return redirect(url_for("games.play", game_id=game.id), 303)
         session.rollback()
         session.refresh(game)
