@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from flask_babel import gettext as _
+from flask_babel import pgettext
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField
@@ -37,6 +38,14 @@ _NUMBER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
 
 class BadForm(ValueError):
     """Form data that is not even an entry (a letter where a number goes)."""
+
+
+def field_word(key: str) -> str:
+    """An entry field's name as a message shows it ("rolls"; in German "Würfe"); the field names
+    posted stay English."""
+    return {"die": pgettext("entry field", "die"), "rolls": pgettext("entry field", "rolls"),
+            "value": pgettext("entry field", "value"), "penalty": pgettext("entry field", "penalty"),
+            "announced": pgettext("entry field", "announced")}.get(key, key)
 
 
 def parse_number(raw: str, what: str) -> int:
@@ -168,9 +177,10 @@ def entry_from_form(form: MultiDict) -> dict:
     for key in INT_KEYS:
         raw = form.get(key)
         if raw not in (None, "") and len(raw.strip()) > MAX_DIGITS:  # docs/game-record.md §Ranges
-            raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s", key=key, max=MAX_NUMBER))
+            raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s", key=field_word(key),
+                            max=MAX_NUMBER))
         if raw not in (None, ""):
-            entry[key] = parse_number(raw, key)
+            entry[key] = parse_number(raw, field_word(key))
     for key in DICE_KEYS:
         raws = [form[f"{key}.{i}"] for i in range(4) if f"{key}.{i}" in form] or form.getlist(key)
         if raws:

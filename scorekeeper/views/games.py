@@ -211,7 +211,8 @@ def poll(game_id: int):
         return Response(status=204)
     session = get_session()
     loaded = service.load(session, game)
-    return render_game(loaded, f"{_('The game moved on.')} {_who_entered(session, loaded)}".strip(), "info")
+    moved = _("The game moved on.")
+    return render_game(loaded, f"{moved} {_who_entered(session, loaded)}".strip(), "info")
 
 
 @bp.route("/<int:game_id>/entries", methods=["POST"])
