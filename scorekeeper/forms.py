@@ -57,7 +57,8 @@ def parse_number(raw: str, what: str) -> int:
     text = raw.strip() if isinstance(raw, str) else ""
     if not _NUMBER.fullmatch(text):
         shown = raw[:10] + ("…" if len(raw) > 10 else "") if isinstance(raw, str) else ""
-        raise BadForm(_("%(what)s must be a whole number (digits 0-9), not %(shown)s", what=what, shown=repr(shown)))
+        raise BadForm(_("%(what)s must be a whole number (digits 0-9), not %(shown)s", what=what,
+                        shown=repr(shown)))
     return int(text)
 
 
@@ -82,8 +83,8 @@ def option_field(option: Option):
     if option.kind == "bool":
         return BooleanField(label, default=option.default, description=desc)
     if option.kind == "text":
-        return RadioField(label, choices=[SelectChoice(c, choice_label(c)) for c in option.choices], default=option.default,
-                          description=desc)
+        return RadioField(label, choices=[SelectChoice(c, choice_label(c)) for c in option.choices],
+                          default=option.default, description=desc)
     if option.kind == "range":
         return FieldList(BoundedIntegerField(label, [InputRequired(),
                                                      NumberRange(min=option.minimum, max=option.maximum)]),
@@ -177,8 +178,8 @@ def entry_from_form(form: MultiDict) -> dict:
     for key in INT_KEYS:
         raw = form.get(key)
         if raw not in (None, "") and len(raw.strip()) > MAX_DIGITS:  # docs/game-record.md §Ranges
-            raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s", key=field_word(key),
-                            max=MAX_NUMBER))
+            raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
+                            key=field_word(key), max=MAX_NUMBER))
         if raw not in (None, ""):
             entry[key] = parse_number(raw, field_word(key))
     for key in DICE_KEYS:

@@ -9,7 +9,8 @@ from flask_babel import pgettext
 def game_title(name: str, listed: bool = False) -> str:
     """A game's name for people, from its record name ("mitchi", "mia", "mice-and-men"): in German
     Mia is "Mäxchen"; ``listed`` (a list or choice of games) adds the name it is known by
-    elsewhere: "Mäxchen (Mia)", and Mice and Men its German subtitle. Record values and URLs keep the record name."""
+    elsewhere: "Mäxchen (Mia)", and Mice and Men its German subtitle. Record values and URLs keep
+    the record name."""
     if name == "mia":
         return pgettext("list of games", "Mia") if listed else _("Mia")
     if name == "mitchi":
@@ -30,8 +31,10 @@ def _option_words() -> dict:
     """Option name -> (label, help) in the request's language; the English is the rules' own
     (docs/rules.md §Options; a test keeps them equal)."""
     return {
-        "point_limit": (_("Point limit"), _("The game ends when anyone reaches this many points; fewest points win.")),
-        "lives": (_("Starting lives"), _("Lives each player starts with; a player with no lives left is out.")),
+        "point_limit": (_("Point limit"),
+                        _("The game ends when anyone reaches this many points; fewest points win.")),
+        "lives": (_("Starting lives"),
+                  _("Lives each player starts with; a player with no lives left is out.")),
         "order": (_("Order of rolls"), _("standard: Mia, doubles 11 (best) to 66, then 65 down to 31; "
                                          "sum: Mia, doubles 66 to 11, then by the sum of the pips.")),
         "pass_back": (_("Pass back"), _("When everyone passed back to the last roller: they must raise to pass, "
@@ -49,7 +52,8 @@ def _option_words() -> dict:
         "rounds": (_("Rounds"), _("The game ends after this many rounds; the fewest penalty points win.")),
         "opening_range": (_("Opening range"),
                           _("The lowest and highest penalty the round's first player may open with.")),
-        "run_penalty": (_("Run penalty"), _("Penalty points a player takes at once for running with the mice.")),
+        "run_penalty": (_("Run penalty"),
+                        _("Penalty points a player takes at once for running with the mice.")),
         "tie": (_("Tie at the showdown"),
                 _("When several share the lowest score: all of them take the penalty, or none does.")),
         "first_player": (_("First player"),

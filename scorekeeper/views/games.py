@@ -276,9 +276,10 @@ def remove(game_id: int):
     session = get_session()
     if request.method == "POST":
         service.remove_game(session, game)
-        flash(ngettext("Game removed. Restore it from Account within %(num)d day; its entries are kept until then.",
-                       "Game removed. Restore it from Account within %(num)d days; its entries are kept until then.",
-                       service.RESTORE_DAYS))
+        flash(ngettext("Game removed. Restore it from Account within %(num)d day; "
+                       "its entries are kept until then.",
+                       "Game removed. Restore it from Account within %(num)d days; "
+                       "its entries are kept until then.", service.RESTORE_DAYS))
         return redirect(url_for("index"), 303)
     return render_template("games/remove.html", game=game, players=json.loads(game.players),
                            spec=find_game(game.game), days=service.RESTORE_DAYS)
