@@ -20,6 +20,11 @@ def game_title(name: str, listed: bool = False) -> str:
     return name
 
 
+#: Names people may type for a game (a URL such as /games/new/mäxchen), by its record name.
+GAME_ALIASES = {"mäxchen": "mia", "maexchen": "mia", "maxchen": "mia", "meiern": "mia",
+                "mäuse-und-männer": "mice-and-men", "maeuse-und-maenner": "mice-and-men"}
+
+
 def players_text(spec) -> str:
     """How many players a game takes: "3 to 6 players", "2 or more players"."""
     if spec.max_players is None:

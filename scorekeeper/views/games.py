@@ -17,7 +17,7 @@ from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
-from ..words import describe
+from ..words import GAME_ALIASES, describe
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from ..services import games as service
@@ -57,10 +57,14 @@ def choose():
 @bp.route("/new/<name>", methods=["GET", "POST"])
 @login_required
 def setup(name: str):
-    """Set up a game: names in seat order, who starts, options."""
+    """Set up a game: names in seat order, who starts, options. A German name typed in the URL
+    (/games/new/mäxchen) leads to the game's own (/games/new/mia)."""
     try:
         spec = find_game(name)
     except RecordError:
+        alias = GAME_ALIASES.get(name.lower())
+        if alias and request.method == "GET":
+            return redirect(url_for("games.setup", name=alias), 301)
         abort(404)
     max_seats = min(MAX_SEATS, spec.max_players or MAX_SEATS)
     if request.method == "POST":

@@ -294,3 +294,16 @@ def test_form_refusals_and_the_poll_note_in_german(de):
     post(de, game, "turn", "Ann", hand_0=6, hand_1=5, rolls=1)
     r = de.get(f"/games/{game}/poll?v={shown}", headers=HX)
     german(r.data, "Das Spiel ist weitergegangen. Letzter Eintrag, von ann: Ann: 6-5 (1. Wurf).")
+
+
+def test_mia_is_still_recognised_under_its_german_names(de):
+    """The game is "Mäxchen" on a German page; its URL and record name stay "mia", and a German
+    name typed in the address leads there."""
+    for typed in ("mäxchen", "Maexchen", "meiern"):
+        r = de.get(f"/games/new/{typed}")
+        assert r.status_code == 301 and r.headers["Location"].endswith("/games/new/mia"), typed
+    assert de.get("/games/new/mice-and-men").status_code == 200
+    assert de.get("/games/new/%C3%A4rger").status_code == 404
+    game = new_game(de, "mia", players=("Ann", "Ben", "Cat"))
+    assert de.get(f"/games/{game}/record.json").json["game"] == "mia"
+    german(de.get(f"/games/{game}").data, "Mäxchen · Ann, Ben, Cat")
