@@ -9,14 +9,23 @@ from __future__ import annotations
 
 import re
 
+from flask_babel import gettext as _
+from flask_babel import pgettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+try:  # WTForms 3.3+: a choice with its own label (value, label tuples are deprecated there)
+    from wtforms.fields.choices import SelectChoice
+except ImportError:  # pragma: no cover - older WTForms
+    def SelectChoice(value, label):  # noqa: N802
+        return (value, label)
+
 from .rules.base import MAX_NUMBER, GameSpec, Option, RecordError
 from .rules.names import MAX_NAME, name_key
+from .words import choice_label, option_help, option_label
 
 ROLLOFF = "rolloff"
 MAX_DIGITS = 12  # longer numbers are refused before int() (the engine's ranges are far smaller)
@@ -32,6 +41,14 @@ class BadForm(ValueError):
     """Form data that is not even an entry (a letter where a number goes)."""
 
 
+def field_word(key: str) -> str:
+    """An entry field's name as a message shows it ("rolls"; in German "Würfe"); the field names
+    posted stay English."""
+    return {"die": pgettext("entry field", "die"), "rolls": pgettext("entry field", "rolls"),
+            "value": pgettext("entry field", "value"), "penalty": pgettext("entry field", "penalty"),
+            "announced": pgettext("entry field", "announced")}.get(key, key)
+
+
 def parse_number(raw: str, what: str) -> int:
     """``raw`` (form text: ASCII digits, an optional sign) as an int; raise :class:`BadForm`.
 
@@ -41,7 +58,8 @@ def parse_number(raw: str, what: str) -> int:
     text = raw.strip() if isinstance(raw, str) else ""
     if not _NUMBER.fullmatch(text):
         shown = raw[:10] + ("…" if len(raw) > 10 else "") if isinstance(raw, str) else ""
-        raise BadForm(f"{what} must be a whole number (digits 0-9), not {shown!r}")
+        raise BadForm(_("%(what)s must be a whole number (digits 0-9), not %(shown)s", what=what,
+                        shown=repr(shown)))
     return int(text)
 
 
@@ -52,21 +70,22 @@ class BoundedIntegerField(IntegerField):
     def process_formdata(self, valuelist):
         if valuelist and len(str(valuelist[0]).strip()) > MAX_DIGITS:
             self.data = None
-            raise ValueError(f"Too large: at most {MAX_NUMBER}.")
+            raise ValueError(_("Too large: at most %(max)s.", max=MAX_NUMBER))
         super().process_formdata(valuelist)
 
 
 def option_field(option: Option):
-    """A WTForms field for one game option, with its default."""
-    label, desc = option.label or option.name, option.help
+    """A WTForms field for one game option, with its default (label and help in the request's
+    language; a text option's values stay its codes, only their labels are translated)."""
+    label, desc = option_label(option), option_help(option)
     if option.kind == "int":
         return BoundedIntegerField(label, [InputRequired(), NumberRange(min=option.minimum, max=option.maximum)],
                             default=option.default, description=desc)
     if option.kind == "bool":
         return BooleanField(label, default=option.default, description=desc)
     if option.kind == "text":
-        return RadioField(label, choices=list(option.choices), default=option.default,
-                          description=desc)
+        return RadioField(label, choices=[SelectChoice(c, choice_label(c)) for c in option.choices],
+                          default=option.default, description=desc)
     if option.kind == "range":
         return FieldList(BoundedIntegerField(label, [InputRequired(),
                                                      NumberRange(min=option.minimum, max=option.maximum)]),
@@ -84,12 +103,12 @@ def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = No
     class SetupForm(FlaskForm):
         players = FieldList(
             # Longer text may still clean to MAX_NAME characters; check_players has the last word.
-            StringField("Name", [Optional(), Length(max=4 * MAX_NAME)],
+            StringField(_("Name"), [Optional(), Length(max=4 * MAX_NAME)],
                         render_kw={"maxlength": MAX_NAME, "autocomplete": "off"}),
             min_entries=seats,
             max_entries=max(seats, 20),
         )
-        starter = StringField("Who starts", default="0")
+        starter = StringField(_("Who starts"), default="0")
 
     for option in spec.options:
         setattr(SetupForm, "opt_" + option.name.replace("-", "_"), option_field(option))
@@ -134,7 +153,7 @@ def starting_entries(raw_names: list[str], starter: str) -> list[dict]:
         return []
     idx = int(starter) if starter.isascii() and starter.isdigit() and len(starter) <= 3 else -1
     if not 0 <= idx < len(raw_names) or not raw_names[idx]:
-        raise RecordError("choose who starts: tick “starts” beside a name, or roll for it")
+        raise RecordError(_("choose who starts: tick “starts” beside a name, or roll for it"))
     return [{"type": "start", "player": raw_names[idx]}]
 
 
@@ -160,17 +179,18 @@ def entry_from_form(form: MultiDict) -> dict:
     for key in INT_KEYS:
         raw = form.get(key)
         if raw not in (None, "") and len(raw.strip()) > MAX_DIGITS:  # docs/game-record.md §Ranges
-            raise BadForm(f"{key} is far too large: every number here is at most {MAX_NUMBER}")
+            raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
+                            key=field_word(key), max=MAX_NUMBER))
         if raw not in (None, ""):
-            entry[key] = parse_number(raw, key)
+            entry[key] = parse_number(raw, field_word(key))
     for key in DICE_KEYS:
         raws = [form[f"{key}.{i}"] for i in range(4) if f"{key}.{i}" in form] or form.getlist(key)
         if raws:
             if len(raws) > 5 or not all(_NUMBER.fullmatch(r.strip()) for r in raws):
-                raise BadForm("choose a face from 1 to 6 for every die")
+                raise BadForm(_("choose a face from 1 to 6 for every die"))
             entry[key] = [int(r) for r in raws]
     if "type" not in entry:
-        raise BadForm("the form did not say what kind of entry it is; reload the page")
+        raise BadForm(_("the form did not say what kind of entry it is; reload the page"))
     return entry
 
 

@@ -149,19 +149,16 @@ def init_app(app) -> None:
         return response
 
     from .services import once
-    from .words import describe, dice_text, next_words
+    from .words import (describe, dice_text, game_title, join_names, mia_value, next_words, option_help,
+                        option_label, players_text)
 
     from .services.groups import current_group
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
                                  current_group=current_group, once_field=once.field)
-
-    def names(people) -> str:  # "Ann, Ben and Cat"; in German "Ann, Ben und Cat"
-        from .services.history import join_people
-
-        return join_people(people)
-
-    app.jinja_env.filters["names"] = names
+    app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
+                                 option_label=option_label, option_help=option_help)
+    app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat" (in the request's language)
 
 
 _versions: dict[str, str] = {}

@@ -3,18 +3,114 @@
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import pgettext
+
+
+def game_title(name: str, listed: bool = False) -> str:
+    """A game's name for people, from its record name ("mitchi", "mia", "mice-and-men"): in German
+    Mia is "Mäxchen"; ``listed`` (a list or choice of games) adds the name it is known by
+    elsewhere: "Mäxchen (Mia)", and Mice and Men its German subtitle. Record values and URLs keep
+    the record name."""
+    if name == "mia":
+        return pgettext("list of games", "Mia") if listed else _("Mia")
+    if name == "mitchi":
+        return _("Mitchi")
+    if name == "mice-and-men":
+        return pgettext("list of games", "Mice and Men") if listed else _("Mice and Men")
+    return name
+
+
+#: Names people may type for a game (a URL such as /games/new/mäxchen), by its record name.
+GAME_ALIASES = {"mäxchen": "mia", "maexchen": "mia", "maxchen": "mia", "meiern": "mia",
+                "mäuse-und-männer": "mice-and-men", "maeuse-und-maenner": "mice-and-men"}
+
+
+def players_text(spec) -> str:
+    """How many players a game takes: "3 to 6 players", "2 or more players"."""
+    if spec.max_players is None:
+        return _("%(low)d or more players", low=spec.min_players)
+    return _("%(low)d to %(high)d players", low=spec.min_players, high=spec.max_players)
+
+
+def _option_words() -> dict:
+    """Option name -> (label, help) in the request's language; the English is the rules' own
+    (docs/rules.md §Options; a test keeps them equal)."""
+    return {
+        "point_limit": (_("Point limit"),
+                        _("The game ends when anyone reaches this many points; fewest points win.")),
+        "lives": (_("Starting lives"),
+                  _("Lives each player starts with; a player with no lives left is out.")),
+        "order": (_("Order of rolls"), _("standard: Mia, doubles 11 (best) to 66, then 65 down to 31; "
+                                         "sum: Mia, doubles 66 to 11, then by the sum of the pips.")),
+        "pass_back": (_("Pass back"), _("When everyone passed back to the last roller: they must raise to pass, "
+                                        "or may pass without raising (then the next player may not pass).")),
+        "next_starter": (_("Next round starts with"),
+                         _("Who starts the round after a challenge: the challenged cup owner, the challenger, "
+                           "the loser or the winner.")),
+        "winner_gains_life": (_("Winner gains a life"), _("The winner of a challenge gains 1 life.")),
+        "mia_reverses": (_("Mia reverses direction"),
+                         _("The winner of a challenge of an announced Mia may reverse the direction of play.")),
+        "scoring": (_("Scoring"), _("elimination: the last player with lives wins; bonus-points: a challenge "
+                                    "winner gets a bonus point and the game ends when anyone has no lives left.")),
+        "rolloff": (_("Roll-off for a tie"), _("With bonus-points: two players still tied at the end play a "
+                                               "roll-off instead of sharing the win.")),
+        "rounds": (_("Rounds"), _("The game ends after this many rounds; the fewest penalty points win.")),
+        "opening_range": (_("Opening range"),
+                          _("The lowest and highest penalty the round's first player may open with.")),
+        "run_penalty": (_("Run penalty"),
+                        _("Penalty points a player takes at once for running with the mice.")),
+        "tie": (_("Tie at the showdown"),
+                _("When several share the lowest score: all of them take the penalty, or none does.")),
+        "first_player": (_("First player"),
+                         _("Who opens each round: the next seat each round, or a player named each round.")),
+    }
+
+
+def option_label(option) -> str:
+    """A game option's label on the setup form (:class:`~scorekeeper.rules.base.Option`)."""
+    return _option_words().get(option.name, (option.label or option.name, ""))[0]
+
+
+def option_help(option) -> str:
+    """A game option's one-line help on the setup form."""
+    return _option_words().get(option.name, ("", option.help))[1]
+
+
+def choice_label(value: str) -> str:
+    """The label of a text option's choice (the value posted and stored stays as it is)."""
+    return {
+        "standard": pgettext("option choice", "standard"), "sum": pgettext("option choice", "sum"),
+        "must-raise": pgettext("option choice", "must-raise"), "may-pass": pgettext("option choice", "may-pass"),
+        "owner": pgettext("option choice", "owner"), "challenger": pgettext("option choice", "challenger"),
+        "loser": pgettext("option choice", "loser"), "winner": pgettext("option choice", "winner"),
+        "elimination": pgettext("option choice", "elimination"),
+        "bonus-points": pgettext("option choice", "bonus-points"),
+        "all": pgettext("option choice", "all"), "none": pgettext("option choice", "none"),
+        "rotate": pgettext("option choice", "rotate"), "chosen": pgettext("option choice", "chosen"),
+    }.get(value, value)
+
+
+def join_names(names) -> str:
+    """'Ann', 'Ann and Ben', 'Ann, Ben and Cat' (in the request's language); 'nobody' for none."""
+    names = [str(n) for n in names]
+    if not names:
+        return _("nobody")
+    if len(names) == 1:
+        return names[0]
+    return _("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
 def dice_text(dice) -> str:
+    """A hand as text, highest die first: "6-3"; Mitchi's best hand is "2-1 (Mitchi)"."""
     dice = sorted(dice, reverse=True)
     if len(dice) == 2 and dice == [2, 1]:
-        return "2-1 (Mitchi)"
+        return _("2-1 (Mitchi)")
     return "-".join(str(d) for d in dice)
 
 
 def mia_value(value) -> str:
-    """A Mia value as said at the table: 21 is "Mia"."""
-    return "Mia" if value == 21 else str(value)
+    """A Mia value as said at the table: 21 is "Mia" (in German "Mäxchen")."""
+    return _("Mia") if value == 21 else str(value)
 
 
 def describe(entry: dict) -> str:

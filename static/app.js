@@ -98,6 +98,12 @@
   // A tap in the panel during that moment (or while the last tap is still being sent) is not
   // dropped silently: it is stopped and a note says so, to tap again.
   var noteTimer;
+  // A sentence in the page's language: the data-say-<key> attribute the page carries (the game
+  // page's #tap-note has them), else the English one given.
+  function words(key, english) {
+    var el = document.querySelector("[data-say-" + key + "]");
+    return el ? el.getAttribute("data-say-" + key) : english;
+  }
   function note(text) {
     var el = document.getElementById("tap-note");
     if (!el) return;
@@ -123,8 +129,8 @@
     if (e.target.closest("a, button, summary, label, input") || !controlAt(panel, e.clientX, e.clientY)) return;
     e.preventDefault();
     e.stopImmediatePropagation();
-    note(busy ? "Still sending the last tap: this one was ignored. Tap again when the screen has changed."
-              : "That tap came as the screen changed and was ignored: nothing was recorded. Tap again.");
+    note(busy ? words("busy", "Still sending the last tap: this one was ignored. Tap again when the screen has changed.")
+              : words("early", "That tap came as the screen changed and was ignored: nothing was recorded. Tap again."));
   }, true);
 
   document.addEventListener("htmx:afterSettle", function () {
@@ -153,12 +159,13 @@
   document.addEventListener("htmx:sendError", function (e) {
     showOffline(!navigator.onLine);
     if (isPoll(e)) return;
-    say("Not sent: no connection. Nothing was recorded; your entry is still selected, tap again to send it.");
+    say(words("offline", "Not sent: no connection. Nothing was recorded; your entry is still selected, tap again to send it."));
   });
   document.addEventListener("htmx:responseError", function (e) {
     if (isPoll(e)) return;
     if (e.detail.xhr && e.detail.xhr.status >= 500) {
-      say("Not recorded: the server had a problem (" + e.detail.xhr.status + "). Your entry is still selected; tap again.");
+      say(words("server", "Not recorded: the server had a problem ({status}). Your entry is still selected; tap again.")
+        .replace("{status}", e.detail.xhr.status));
     }
   });
 

@@ -28,13 +28,15 @@ class Stale(Exception):
     """The form was made for an earlier version of the game: nothing was recorded."""
 
     def __init__(self, repeated: bool = False):
+        from flask_babel import lazy_gettext as _l
+
         self.repeated = repeated
-        super().__init__(
-            "That entry was already recorded (a double tap, or another phone sent it first); "
-            "it counts once. Here is the game as it stands."
+        super().__init__(  # lazy: read out (str()) in the request's language
+            _l("That entry was already recorded (a double tap, or another phone sent it first); "
+               "it counts once. Here is the game as it stands.")
             if repeated
-            else "The game changed since this page was shown (another phone, or an older page); "
-            "nothing was recorded. Here is the game as it stands now."
+            else _l("The game changed since this page was shown (another phone, or an older page); "
+                    "nothing was recorded. Here is the game as it stands now.")
         )
 
 

@@ -46,6 +46,7 @@ from ..rules.base import parse_options
 from ..rules import record as records
 from ..rules.mia import value_label
 from ..rules.mitchi import MITCHI, hand_name, worst_of
+from ..words import game_title
 from . import games as service
 from babel.numbers import format_decimal
 from flask_babel import gettext as _, ngettext, pgettext
@@ -334,16 +335,12 @@ def _best(figs: dict[str, dict], key: str) -> tuple[list[str], int]:
 
 
 def join_people(names: list[str]) -> str:
-    """Names joined for a sentence in the request's language: "Ann, Ben and Cat" (English, as
-    the rules write it), "Ann, Ben und Cat" (German, Babel's list pattern)."""
+    """Names joined for a sentence in the request's language: "Ann, Ben and Cat", "Ann, Ben und
+    Cat" (``words.join_names``); no names is the empty text the rules write."""
     from ..rules.base import join_names
+    from ..words import join_names as said
 
-    lang = request_language()
-    if lang == "en" or not names:
-        return join_names(names)
-    from babel.lists import format_list
-
-    return format_list(list(names), locale=lang)
+    return said(names) if names else join_names(names)
 
 
 def hand_words(hand) -> str:
@@ -1149,7 +1146,9 @@ class GameKindStats:
 
     @property
     def title(self) -> str:
-        return GAMES[self.game].title
+        from ..words import game_title
+
+        return game_title(self.game)
 
     @property
     def lowest_wins(self) -> bool:
@@ -1258,6 +1257,6 @@ def leaders(stats: list[PlayerStats]) -> list[dict]:
             continue
         pick = min if lowest_wins(game) else max
         best = pick(a for _, a in rows)
-        out.append({"game": game, "title": GAMES[game].title, "players": [n for n, a in rows if a == best],
+        out.append({"game": game, "title": game_title(game), "players": [n for n, a in rows if a == best],
                     "average": best, "lowest_wins": lowest_wins(game)})
     return out

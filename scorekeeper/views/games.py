@@ -18,8 +18,9 @@ from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
-from ..words import describe
+from ..words import GAME_ALIASES, describe
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from ..services import games as service
 from ..services import groups, history, live, once
 from ..services.groups import current_group
@@ -57,10 +58,14 @@ def choose():
 @bp.route("/new/<name>", methods=["GET", "POST"])
 @login_required
 def setup(name: str):
-    """Set up a game: names in seat order, who starts, options."""
+    """Set up a game: names in seat order, who starts, options. A German name typed in the URL
+    (/games/new/mäxchen) leads to the game's own (/games/new/mia)."""
     try:
         spec = find_game(name)
     except RecordError:
+        alias = GAME_ALIASES.get(name.lower())
+        if alias and request.method == "GET":
+            return redirect(url_for("games.setup", name=alias), 301)
         abort(404)
     max_seats = min(MAX_SEATS, spec.max_players or MAX_SEATS)
     if request.method == "POST":
@@ -120,7 +125,7 @@ def setup(name: str):
         else:
             return redirect(url_for("games.play", game_id=outcome.target_id), 303)
     elif request.method == "POST":
-        error = "Check the fields marked below."
+        error = _("Check the fields marked below.")
     status = 400 if error else 200
     return render_template("games/setup.html", spec=spec, form=form, error=error, known=known_players()), status
 
@@ -211,7 +216,8 @@ def poll(game_id: int):
         return Response(status=204)
     session = get_session()
     loaded = service.load(session, game)
-    return render_game(loaded, f"{_('The game moved on.')} {_who_entered(session, loaded)}".strip(), "info")
+    moved = _("The game moved on.")
+    return render_game(loaded, f"{moved} {_who_entered(session, loaded)}".strip(), "info")
 
 
 @bp.route("/<int:game_id>/entries", methods=["POST"])
@@ -261,9 +267,9 @@ def rematch(game_id: int):
         new = service.latest_rematch(session, game)
         if new is None:
             session.refresh(game)
-            return render_game(service.load(session, game), "The game changed since this page was shown; "
-                               "no new game was started. Tap Rematch again.", "warning", 409)
-        flash("The rematch was already started (a double tap starts one game).")
+            return render_game(service.load(session, game), _("The game changed since this page was shown; "
+                               "no new game was started. Tap Rematch again."), "warning", 409)
+        flash(_("The rematch was already started (a double tap starts one game)."))
     return redirect(url_for("games.play", game_id=new.id), 303)
 
 
@@ -275,8 +281,10 @@ def remove(game_id: int):
     session = get_session()
     if request.method == "POST":
         service.remove_game(session, game)
-        flash(f"Game removed. Restore it from Account within {service.RESTORE_DAYS} days; "
-              "its entries are kept until then.")
+        flash(ngettext("Game removed. Restore it from Account within %(num)d day; "
+                       "its entries are kept until then.",
+                       "Game removed. Restore it from Account within %(num)d days; "
+                       "its entries are kept until then.", service.RESTORE_DAYS))
         return redirect(url_for("index"), 303)
     return render_template("games/remove.html", game=game, players=json.loads(game.players),
                            spec=find_game(game.game), days=service.RESTORE_DAYS)
@@ -288,7 +296,7 @@ def restore(game_id: int):
     """Put a removed game back in the lists and stats."""
     game = owned(game_id)
     service.restore_game(get_session(), game)
-    flash("Game restored.")
+    flash(_("Game restored."))
     return redirect(url_for("games.play", game_id=game.id), 303)
 
 
@@ -308,7 +316,7 @@ def correct(game_id: int, seq: int):
         except (service.Refused, forms.BadForm) as err:
             error, status = translated(err), 422
         else:
-            flash(f"Entry {seq} corrected.")
+            flash(_("Entry %(seq)s corrected.", seq=seq))
             return redirect(url_for("games.play", game_id=game.id), 303)
         session.rollback()
         session.refresh(game)
