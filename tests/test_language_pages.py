@@ -20,6 +20,7 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from zoneinfo import available_timezones
 
 from .conftest import HX, new_game, version_of
 
@@ -32,8 +33,9 @@ SAME_IN_BOTH = {
     "bluff", "pott", "team", "chart", "pasch", "max", "min", "info", "status", "stop", "ann",
     "ben", "cat", "dan", "eve", "utc", "mia", "in",
 }
-#: A time zone's IANA name (``Europe/Berlin``): the same in every language.
-TIME_ZONE = re.compile(r"^[A-Z][\w+-]*(/[\w+-]+)+$|^UTC$")
+#: Time zones' IANA names (``Europe/Berlin``, ``CET``) and links: the same in every language.
+TIME_ZONES = available_timezones() | {"UTC"}
+URL = re.compile(r"^https?://\S+$")
 #: Tags whose text nobody reads.
 SILENT = {"script", "style", "template", "noscript"}
 READ_ATTRS = {"title", "aria-label", "placeholder", "alt"}
@@ -75,7 +77,7 @@ def texts(html: str) -> set[str]:
 def english_words(piece: str, names: set[str]) -> list[str]:
     """The words of ``piece`` that would need a translation: not names, numbers, dice or words
     German shares with English."""
-    if TIME_ZONE.match(piece):
+    if piece in TIME_ZONES or URL.match(piece):
         return []
     lowered = piece.lower()
     for phrase in sorted(SAME_IN_BOTH | names, key=len, reverse=True):
