@@ -166,9 +166,9 @@ def static_url(filename: str) -> str:
     from flask import current_app, url_for
 
     if filename not in _versions:
-        import hashlib
         from pathlib import Path
 
-        data = (Path(current_app.static_folder) / filename).read_bytes()
-        _versions[filename] = hashlib.sha256(data).hexdigest()[:10]
+        from .static import content_version
+
+        _versions[filename] = content_version((Path(current_app.static_folder) / filename).read_bytes())
     return url_for("static", filename=filename, v=_versions[filename])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Blueprint, Response, current_app, render_template, send_from_directory, url_for
+from flask import Blueprint, Response, current_app, render_template, request, send_from_directory, url_for
 
 from ..web import static_url
 
@@ -27,7 +27,9 @@ def service_worker():
     assets = [static_url(name) for name in ASSETS]
     version = hashlib.sha256("".join(assets).encode()).hexdigest()[:12]
     body = render_template("sw.js", version=version, assets=assets, offline_url=url_for("pwa.offline"))
-    return Response(body, mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
+    response = Response(body, mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
+    response.add_etag()  # revalidated on every check: a 304 while nothing changed
+    return response.make_conditional(request)
 
 
 @bp.route("/offline")
@@ -39,5 +41,6 @@ def offline():
 @bp.route("/manifest.webmanifest")
 def manifest():
     response = send_from_directory(current_app.static_folder, "manifest.webmanifest",
-                                   mimetype="application/manifest+json", max_age=3600)
+                                   mimetype="application/manifest+json", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"  # revalidated (ETag, Last-Modified): 304 while unchanged
     return response
