@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from tables import TURNS  # noqa: E402
 
 PLAYERS = ["Ann", "Ben", "Cat"]
-USER, PASSWORD = "loadbench", "loadbench-password"
+USER, PASSWORD = "loadbench", "quiet tangerine oboe"
 TARGET_RATIO, TARGET_P99, TARGET_CPU, TARGET_CURVE = 0.25, 50.0, 4.0, 1.5
 BIN = Path(sys.executable).parent
 

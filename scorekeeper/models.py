@@ -123,7 +123,8 @@ class Game(SQLModel, table=True):
     #: Practice only: what was rolled but not entered yet (the person's turn in progress), JSON.
     practice_state: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     #: SHA-256 of the game, seats, options and active log (``services.games.content_hash``),
-    #: kept current on every change: "is this record already here?" is one indexed look-up.
+    #: set by import, undo, redo and corrections; None after an entry (hashing reads the whole
+    #: log) until the next import fills it: "is this record already here?" is one indexed look-up.
     content_hash: str | None = Field(default=None, max_length=64)
 
     __table_args__ = (Index("ix_game_group_id_played_at", "group_id", "played_at"),

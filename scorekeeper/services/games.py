@@ -18,8 +18,10 @@ Nothing is deleted: undone and replaced entries stay, with their status.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import pickle
+import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
@@ -112,8 +114,6 @@ def active_entries(session: Session, game: Game) -> list[Entry]:
 
 
 # The statements of an entry's path, built once (building one costs more than running it).
-_RECENT = (select(Entry.data).where(Entry.game_id == bindparam("game"), Entry.status == "active",
-                                    Entry.seq > bindparam("after")).order_by(Entry.seq))
 _SNAPSHOT = select(GameSnapshot.version, GameSnapshot.rules, GameSnapshot.entries, GameSnapshot.state).where(
     GameSnapshot.game_id == bindparam("game"))
 _SAVE_SNAPSHOT = update(GameSnapshot).where(GameSnapshot.game_id == bindparam("b_game")).values(
@@ -122,14 +122,10 @@ _SAVE_SNAPSHOT = update(GameSnapshot).where(GameSnapshot.game_id == bindparam("b
 _CLAIM = update(Game).where(Game.id == bindparam("b_game"), Game.version == bindparam("b_version")).values(
     version=bindparam("b_new_version"), updated_at=bindparam("b_updated_at"), finished=bindparam("b_finished"),
     rounds=bindparam("b_rounds"), winners=bindparam("b_winners"), content_hash=bindparam("b_hash"))
+_FORGET_REDO = (update(Entry).where(Entry.game_id == bindparam("b_game"), Entry.redoable).values(redoable=False)
+                .execution_options(synchronize_session=False))
 _ADD_ENTRY = insert(Entry).values(game_id=bindparam("b_game"), seq=bindparam("b_seq"), data=bindparam("b_data"),
                                   status="active", created_at=bindparam("b_at"), entered_by=bindparam("b_by"))
-
-
-def _recent(session: Session, game: Game, count: int) -> list[dict]:
-    """The last :data:`RECENT` entries of a log of ``count`` active entries, decoded."""
-    rows = session.execute(_RECENT, {"game": game.id, "after": count - RECENT}).scalars()
-    return [json.loads(d) for d in rows]
 
 
 def replay(game: Game, log: list[dict]) -> GameState:
@@ -144,18 +140,45 @@ def _from_log(session: Session, game: Game, log: list[dict]) -> Loaded:
     return Loaded(game, state, len(log), log[-RECENT:], session, sums)
 
 
+class _RulesOnly(pickle.Unpickler):
+    """Unpickles a snapshot, refusing every global but the classes of :mod:`scorekeeper.rules`.
+
+    A plain ``pickle.loads`` of bytes read from the database would run whatever callable
+    they name: whoever can write one row could run code in the app. Here a blob can only
+    build instances of the engine's own classes (states, rounds, enums), as a log can.
+    """
+
+    def find_class(self, module: str, name: str):
+        if module == "scorekeeper.rules" or module.startswith("scorekeeper.rules."):
+            found = getattr(sys.modules.get(module), name, None)
+            if isinstance(found, type):
+                return found
+        raise pickle.UnpicklingError(f"a snapshot may not refer to {module}.{name}")
+
+
+def _thaw(blob: bytes) -> tuple:
+    """``(state, sums, recent, redo)`` from a snapshot's bytes (see :func:`_freeze`); raises
+    ``pickle.UnpicklingError`` (or another error) for bytes it does not accept."""
+    state, sums, recent, redo = _RulesOnly(io.BytesIO(blob)).load()
+    if not isinstance(state, GameState):
+        raise pickle.UnpicklingError("a snapshot holds a game state")
+    return state, sums, recent, redo
+
+
 def _snapshot(session: Session, game: Game) -> Loaded | None:
-    """The state stored at the game's current version, or None (missing, stale, other rules)."""
+    """The state stored at the game's current version, or None (missing, stale, other rules,
+    unreadable). One query, whatever the log's length: the last entries and the entry Redo
+    would put back are stored with it."""
     snap = session.execute(_SNAPSHOT, {"game": game.id}).first()
     if snap is not None and snap.version > game.version:  # the game moved on since its row was read
         session.refresh(game)
     if snap is None or snap.version != game.version or snap.rules != RULES_VERSION:
         return None
     try:
-        state, sums = pickle.loads(snap.state)
-    except Exception:  # a snapshot the code can no longer read: the log is the truth
+        state, sums, recent, redo = _thaw(snap.state)
+    except Exception:  # a snapshot the code can no longer read (or will not): the log is the truth
         return None
-    return Loaded(game, state, snap.entries, _recent(session, game, snap.entries), session, sums)
+    return Loaded(game, state, snap.entries, recent, session, sums, redo)
 
 
 def load(session: Session, game: Game) -> Loaded:
@@ -169,8 +192,8 @@ def load(session: Session, game: Game) -> Loaded:
         entries = active_entries(session, game)
         loaded = _from_log(session, game, [json.loads(e.data) for e in entries])
         loaded.__dict__["entries"] = entries
-    row = redo_candidate(session, game, loaded.count)
-    loaded.redo = json.loads(row.data) if row is not None else None
+        row = redo_candidate(session, game, loaded.count)
+        loaded.redo = json.loads(row.data) if row is not None else None
     return loaded
 
 
@@ -188,7 +211,7 @@ def redo_candidate(session: Session, game: Game, length: int) -> Entry | None:
 
 def _forget_redo(session: Session, game: Game) -> None:
     """After an entry or a correction nothing can be redone any more (the undone rows stay)."""
-    session.execute(update(Entry).where(Entry.game_id == game.id, Entry.redoable).values(redoable=False))
+    session.execute(_FORGET_REDO, {"b_game": game.id})
 
 
 def content_hash(game: str, players: list[str], options: dict, entries: list) -> str:
@@ -208,37 +231,34 @@ def _game_hash(game: Game, log: list) -> str:
     return content_hash(game.game, json.loads(game.players), json.loads(game.options), log)
 
 
-def _active_log(session: Session, game: Game) -> list[dict]:
-    """The active log as dicts, read as bare data (for the content hash)."""
-    rows = session.execute(select(Entry.data).where(Entry.game_id == game.id, Entry.status == "active")
-                           .order_by(Entry.seq)).scalars()
-    return [json.loads(d) for d in rows]
+def fill_hashes(session: Session, group_id: int) -> int:
+    """Compute the content hash of the group's games that have none (changed by an entry
+    since the last import; see :func:`content_hash`), each written only if the game did not
+    change meanwhile (compare-and-set on ``version``). Called by an import before it looks
+    hashes up. Cost: one read of each such game's log. Returns how many were filled; no commit.
+    """
+    rows = session.execute(select(Game.id, Game.version, Game.game, Game.players, Game.options)
+                           .where(Game.group_id == group_id, Game.content_hash.is_(None))).all()
+    for row in rows:
+        data = session.execute(select(Entry.data).where(Entry.game_id == row.id, Entry.status == "active")
+                               .order_by(Entry.seq)).scalars()
+        digest = content_hash(row.game, json.loads(row.players), json.loads(row.options),
+                              [json.loads(d) for d in data])
+        session.execute(update(Game).where(Game.id == row.id, Game.version == row.version)
+                        .values(content_hash=digest).execution_options(synchronize_session=False))
+    return len(rows)
 
 
-def _mirror(session: Session, game: Game, state: GameState, log: list | None = None) -> None:
-    """Copy what the lists show (finished, rounds, winners) and the content hash of the active
-    ``log`` (read from the database when not given) onto the game row; no commit."""
-    if log is None:
-        session.flush()
-        log = _active_log(session, game)
-    game.content_hash = _game_hash(game, log)
-    for key, value in _mirrored(state).items():
-        setattr(game, key, value)
-    session.add(game)
-
-
-def _finish(session: Session, game: Game, state: GameState, log: list) -> None:
-    """Mirror the state (and the hash of the active ``log``) onto the game row and commit."""
-    _mirror(session, game, state, log)
-    _commit(session)
-
-
-def _freeze(state: GameState, sums: dict) -> bytes:
-    """The snapshot's bytes: the state with only its last rounds, and the round figures."""
+def _freeze(loaded: Loaded) -> bytes:
+    """The snapshot's bytes: ``(state, sums, recent, redo)`` pickled: the state with only its
+    last :data:`KEEP_ROUNDS` rounds, the round figures, the last :data:`RECENT` entries and the
+    entry Redo would put back (None). Read back by :func:`_thaw` only."""
+    state = loaded.state
     rounds = state.rounds
     state.rounds = RoundLog.last(rounds, KEEP_ROUNDS)
     try:
-        return pickle.dumps((state, sums), protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps((state, loaded.sums, loaded.recent[-RECENT:], loaded.redo),
+                            protocol=pickle.HIGHEST_PROTOCOL)
     finally:
         state.rounds = rounds
 
@@ -247,7 +267,7 @@ def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, s
     """Write what the game's change leaves behind, in the caller's transaction: the
     snapshot at the game's (new) version and, with ``figures``, the seats' figures
     (``summary``: the state's ``summary()`` if already at hand)."""
-    blob = _freeze(loaded.state, loaded.sums)
+    blob = _freeze(loaded)
     done = session.execute(_SAVE_SNAPSHOT, {"b_game": game.id, "b_version": game.version, "b_rules": RULES_VERSION,
                                             "b_entries": loaded.count, "b_state": blob})
     if done.rowcount == 0:
@@ -267,7 +287,7 @@ def _mirrored(state: GameState) -> dict:
 def _claim(session: Session, game: Game, version: int | None, state: GameState | None = None,
            log: list | None = None) -> None:
     """Compare-and-set the game's version (and mirror ``state`` and the content hash of the
-    active ``log`` onto its row; without ``state`` only the version moves); raise
+    active ``log`` onto its row, or None without ``log``; without ``state`` only the version moves); raise
     :class:`Stale` if another change came first. Opens the short write transaction."""
     if version is None:
         raise Stale()
@@ -276,7 +296,9 @@ def _claim(session: Session, game: Game, version: int | None, state: GameState |
         stmt = update(Game).where(Game.id == game.id, Game.version == version).values(**values)
         params = None
     else:
-        values.update(_mirrored(state), content_hash=_game_hash(game, log))
+        # An entry leaves the hash empty (computing it reads the whole log): the next import
+        # of the group fills it (fill_hashes); undo, redo and corrections have the log at hand.
+        values.update(_mirrored(state), content_hash=None if log is None else _game_hash(game, log))
         stmt = _CLAIM
         params = {"b_game": game.id, "b_version": version, "b_new_version": version + 1,
                   "b_updated_at": values["updated_at"], "b_finished": values["finished"],
@@ -434,10 +456,11 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
         raise _refuse(session, game, version, str(err)) from None
     for rnd in state.finished_rounds[len(state.finished_rounds) - (state.rounds_played - played):]:
         stats.add_round(game.game, loaded.sums, rnd.as_dict())
-    log = _active_log(session, game) + [entry]  # for the content hash
+    had_redo = loaded.redo is not None
     _end_read(session)
-    _claim(session, game, version, state, log)
-    _forget_redo(session, game)
+    _claim(session, game, version, state)  # the content hash is left for the next import
+    if had_redo:  # only an undo sets the flags, and then the snapshot names the entry to redo
+        _forget_redo(session, game)
     session.execute(_ADD_ENTRY, {"b_game": game.id, "b_seq": loaded.count + 1, "b_data": json.dumps(entry),
                                  "b_at": utcnow(), "b_by": entered_by})
     loaded.count += 1
@@ -499,6 +522,8 @@ def redo(session: Session, game: Game, version: int | None) -> Loaded:
     except records.ReplayError as err:
         raise _refuse(session, game, version, err.reason) from None
     old_id, old_by, old_data, seq = old.id, old.entered_by, old.data, len(entries) + 1
+    following = redo_candidate(session, game, len(log))  # what Redo offers next (stored with the snapshot)
+    loaded.redo = json.loads(following.data) if following is not None else None
     _end_read(session)
     _claim(session, game, version, loaded.state, log)
     session.execute(update(Entry).where(Entry.id == old_id).values(status="redone", redoable=False))
@@ -506,8 +531,6 @@ def redo(session: Session, game: Game, version: int | None) -> Loaded:
                                  "b_by": old_by})
     _store(session, game, loaded)
     _commit(session)
-    following = redo_candidate(session, game, loaded.count)
-    loaded.redo = json.loads(following.data) if following is not None else None
     return loaded
 
 

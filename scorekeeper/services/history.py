@@ -840,7 +840,9 @@ def check_incoming(label: str, record) -> Incoming:
 
 def already_stored(session: Session, group_id: int, hashes: list[str]) -> set[str]:
     """Which of the content ``hashes`` (:func:`services.games.content_hash`) the group's games
-    already have: one indexed query per 500 hashes, whatever the number of games."""
+    already have: one indexed query per 500 hashes, whatever the number of games (first the
+    hashes left empty by entries since the last import are filled: :func:`services.games.fill_hashes`)."""
+    service.fill_hashes(session, group_id)
     found: set[str] = set()
     unique = sorted(set(hashes))
     for start in range(0, len(unique), 500):

@@ -4,7 +4,6 @@ of the log; the stored figures always equal the replayed game's; concurrent entr
 from __future__ import annotations
 
 import json
-import pickle
 import threading
 from pathlib import Path
 
@@ -61,6 +60,11 @@ def check_against_replay(session, game: Game) -> None:
     assert (game.finished, json.loads(game.winners)) == (full["finished"], full["winners"])
     check_figures(session, game, full)
     names = json.loads(game.players)
+    # The content hash is empty after an entry, and filled by the next import to equal a fresh one.
+    if game.content_hash is None:
+        service.fill_hashes(session, game.group_id)
+        session.commit()
+        session.refresh(game)
     assert game.content_hash == service.content_hash(game.game, names, json.loads(game.options), log)
 
 
@@ -155,7 +159,7 @@ def test_a_snapshot_stays_small_however_long_the_game(app, auth, client):
                                     [{"type": "start", "player": "Ann"}] + mitchi_turns(rounds))
             session.commit()
             sizes[rounds] = len(session.get(GameSnapshot, g.id).state)
-            state, _ = pickle.loads(session.get(GameSnapshot, g.id).state)
+            state, _, recent, redo = service._thaw(session.get(GameSnapshot, g.id).state)
             assert state.rounds_played == rounds and len(list(iter(state.rounds))) <= service.KEEP_ROUNDS
             check_against_replay(session, g)
     assert sizes[300] < sizes[3] * 1.5, sizes
