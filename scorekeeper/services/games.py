@@ -113,19 +113,27 @@ def active_entries(session: Session, game: Game) -> list[Entry]:
     return list(session.exec(stmt))
 
 
-# The statements of an entry's path, built once (building one costs more than running it).
-_SNAPSHOT = select(GameSnapshot.version, GameSnapshot.rules, GameSnapshot.entries, GameSnapshot.state).where(
-    GameSnapshot.game_id == bindparam("game"))
-_SAVE_SNAPSHOT = update(GameSnapshot).where(GameSnapshot.game_id == bindparam("b_game")).values(
+# The statements of an entry's path, built once on the tables (building one costs more than
+# running it) and run on the session's connection (:func:`_run`): the ORM adds nothing here.
+_games, _entries, _snapshots = Game.__table__, Entry.__table__, GameSnapshot.__table__
+_SNAPSHOT = select(_snapshots.c.version, _snapshots.c.rules, _snapshots.c.entries, _snapshots.c.state).where(
+    _snapshots.c.game_id == bindparam("game"))
+_SAVE_SNAPSHOT = update(_snapshots).where(_snapshots.c.game_id == bindparam("b_game")).values(
     version=bindparam("b_version"), rules=bindparam("b_rules"), entries=bindparam("b_entries"),
     state=bindparam("b_state"))
-_CLAIM = update(Game).where(Game.id == bindparam("b_game"), Game.version == bindparam("b_version")).values(
+_CLAIM = update(_games).where(_games.c.id == bindparam("b_game"), _games.c.version == bindparam("b_version")).values(
     version=bindparam("b_new_version"), updated_at=bindparam("b_updated_at"), finished=bindparam("b_finished"),
     rounds=bindparam("b_rounds"), winners=bindparam("b_winners"), content_hash=bindparam("b_hash"))
-_FORGET_REDO = (update(Entry).where(Entry.game_id == bindparam("b_game"), Entry.redoable).values(redoable=False)
-                .execution_options(synchronize_session=False))
-_ADD_ENTRY = insert(Entry).values(game_id=bindparam("b_game"), seq=bindparam("b_seq"), data=bindparam("b_data"),
-                                  status="active", created_at=bindparam("b_at"), entered_by=bindparam("b_by"))
+_FORGET_REDO = update(_entries).where(_entries.c.game_id == bindparam("b_game"), _entries.c.redoable).values(
+    redoable=False)
+_ADD_ENTRY = insert(_entries).values(game_id=bindparam("b_game"), seq=bindparam("b_seq"), data=bindparam("b_data"),
+                                     status="active", redoable=False, created_at=bindparam("b_at"),
+                                     entered_by=bindparam("b_by"))
+
+
+def _run(session: Session, statement, params: dict):
+    """Run a Core ``statement`` in the session's transaction (begun if none)."""
+    return session.connection().execute(statement, params)
 
 
 def replay(game: Game, log: list[dict]) -> GameState:
@@ -169,7 +177,7 @@ def _snapshot(session: Session, game: Game) -> Loaded | None:
     """The state stored at the game's current version, or None (missing, stale, other rules,
     unreadable). One query, whatever the log's length: the last entries and the entry Redo
     would put back are stored with it."""
-    snap = session.execute(_SNAPSHOT, {"game": game.id}).first()
+    snap = _run(session, _SNAPSHOT, {"game": game.id}).first()
     if snap is not None and snap.version > game.version:  # the game moved on since its row was read
         session.refresh(game)
     if snap is None or snap.version != game.version or snap.rules != RULES_VERSION:
@@ -211,7 +219,7 @@ def redo_candidate(session: Session, game: Game, length: int) -> Entry | None:
 
 def _forget_redo(session: Session, game: Game) -> None:
     """After an entry or a correction nothing can be redone any more (the undone rows stay)."""
-    session.execute(_FORGET_REDO, {"b_game": game.id})
+    _run(session, _FORGET_REDO, {"b_game": game.id})
 
 
 def content_hash(game: str, players: list[str], options: dict, entries: list) -> str:
@@ -268,7 +276,7 @@ def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, s
     snapshot at the game's (new) version and, with ``figures``, the seats' figures
     (``summary``: the state's ``summary()`` if already at hand)."""
     blob = _freeze(loaded)
-    done = session.execute(_SAVE_SNAPSHOT, {"b_game": game.id, "b_version": game.version, "b_rules": RULES_VERSION,
+    done = _run(session, _SAVE_SNAPSHOT, {"b_game": game.id, "b_version": game.version, "b_rules": RULES_VERSION,
                                             "b_entries": loaded.count, "b_state": blob})
     if done.rowcount == 0:
         session.add(GameSnapshot(game_id=game.id, version=game.version, rules=RULES_VERSION,
@@ -304,7 +312,7 @@ def _claim(session: Session, game: Game, version: int | None, state: GameState |
                   "b_updated_at": values["updated_at"], "b_finished": values["finished"],
                   "b_rounds": values["rounds"], "b_winners": values["winners"], "b_hash": values["content_hash"]}
     try:
-        result = session.execute(stmt, params) if params is not None else session.execute(stmt)
+        result = _run(session, stmt, params) if params is not None else session.execute(stmt)
     except OperationalError:  # SQLite's write lock not had within its busy timeout: nothing changed
         session.rollback()
         raise Stale() from None
@@ -461,7 +469,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     _claim(session, game, version, state)  # the content hash is left for the next import
     if had_redo:  # only an undo sets the flags, and then the snapshot names the entry to redo
         _forget_redo(session, game)
-    session.execute(_ADD_ENTRY, {"b_game": game.id, "b_seq": loaded.count + 1, "b_data": json.dumps(entry),
+    _run(session, _ADD_ENTRY, {"b_game": game.id, "b_seq": loaded.count + 1, "b_data": json.dumps(entry),
                                  "b_at": utcnow(), "b_by": entered_by})
     loaded.count += 1
     loaded.redo = None
@@ -527,7 +535,7 @@ def redo(session: Session, game: Game, version: int | None) -> Loaded:
     _end_read(session)
     _claim(session, game, version, loaded.state, log)
     session.execute(update(Entry).where(Entry.id == old_id).values(status="redone", redoable=False))
-    session.execute(_ADD_ENTRY, {"b_game": game.id, "b_seq": seq, "b_data": old_data, "b_at": utcnow(),
+    _run(session, _ADD_ENTRY, {"b_game": game.id, "b_seq": seq, "b_data": old_data, "b_at": utcnow(),
                                  "b_by": old_by})
     _store(session, game, loaded)
     _commit(session)

@@ -119,8 +119,10 @@ def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
     """The game ``game_id`` if the account is a member of its group, else None (the view answers
     404). A game of another of the account's groups makes that group the current one, so links
     kept from before still open."""
-    game = session.get(Game, game_id)
-    if game is None or membership(session, user_id, game.group_id) is None:
+    # One query: the game joined to the account's membership of its group.
+    game = session.exec(select(Game).join(Membership, (Membership.group_id == Game.group_id)
+                                          & (Membership.user_id == user_id)).where(Game.id == game_id)).first()
+    if game is None:
         return None
     if cookie.get("group_id") != game.group_id:  # only then: a poll must not rewrite the cookie
         cookie["group_id"] = game.group_id
