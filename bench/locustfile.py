@@ -15,7 +15,7 @@ import os
 import re
 
 from locust import HttpUser, constant, constant_pacing, task
-from tables import TURNS
+from tables import AGENT, TURNS
 
 GAMES = json.loads(os.environ.get("LOAD_GAMES", "[]"))
 OFFSET = int(os.environ.get("LOAD_OFFSET", "0"))
@@ -30,6 +30,7 @@ class Table(HttpUser):
     def on_start(self):
         self.game = GAMES[next(_seats) % len(GAMES)]
         self.client.headers["Cookie"] = COOKIE
+        self.client.headers["User-Agent"] = AGENT
         page = self.client.get(f"/games/{self.game}", name="page").text
         self.client.headers["X-CSRFToken"] = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
         self.client.headers["HX-Request"] = "true"
@@ -44,6 +45,9 @@ class Table(HttpUser):
                               catch_response=True) as r:
             if r.status_code == 200:
                 self.version += 1
+            if r.status_code == 200 and "Set-Cookie" in r.headers:  # an entry never rewrites the cookie
+                r.failure("the entry's answer rewrote the session cookie")
+            elif r.status_code == 200:
                 r.success()
             else:
                 r.failure(f"HTTP {r.status_code}")

@@ -2,6 +2,9 @@
 bench scripts all import it)."""
 
 PLAYERS = ["Ann", "Ben", "Cat"]
+#: The one User-Agent of every bench request: the session was made for it (Flask-Login's
+#: session protection marks a session not fresh, and rewrites its cookie, on another agent).
+AGENT = "scorekeeper-load-bench"
 
 
 def mitchi_turns(rounds: int) -> list[tuple[str, tuple[int, int]]]:

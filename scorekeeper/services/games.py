@@ -332,8 +332,17 @@ def _commit(session: Session) -> None:
 
 
 def _end_read(session: Session) -> None:
-    """Close the read transaction (PostgreSQL) before the short write one."""
-    session.commit()
+    """End the reading part of a change before its short write transaction.
+
+    SQLite: end whatever the reads began, so the first write starts a fresh transaction that
+    waits for the write lock (a read transaction that later writes fails at once, "database is
+    locked", once another connection has written since it began). PostgreSQL: nothing to do;
+    its reads lock nothing a writer waits for, the row lock is taken by the version claim
+    (which re-reads the row as committed), and keeping the connection saves handing it back to
+    the pool and pinging it again.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        session.commit()
 
 
 def create_game(session: Session, group_id: int, name: str, players: list[str], options: dict,
