@@ -30,8 +30,17 @@ def statements(app):
     def log(conn, cursor, statement, params, context, executemany):
         seen.append(" ".join(statement.split()))
 
+    def commit(conn):
+        seen.append("COMMIT")
+
     event.listen(engine, "before_cursor_execute", log)
-    return seen, lambda: event.remove(engine, "before_cursor_execute", log)
+    event.listen(engine, "commit", commit)
+
+    def stop():
+        event.remove(engine, "before_cursor_execute", log)
+        event.remove(engine, "commit", commit)
+
+    return seen, stop
 
 
 def stored_game(app, entries: int) -> int:
@@ -173,3 +182,29 @@ def test_any_sequence_of_entries_undos_redos_and_corrections_keeps_the_snapshot_
             loaded = service._snapshot(session, game)
             row = service.redo_candidate(session, game, loaded.count)
             assert loaded.redo == (json.loads(row.data) if row is not None else None)
+
+
+def test_the_write_transaction_holds_only_the_writes_and_a_refusal_writes_nothing(app, client, auth):
+    """Legality is decided on the snapshot before the version claim: from the claim to the
+    commit (SQLite's write lock, PostgreSQL's row lock) only writes run, and a refused entry
+    claims nothing."""
+    auth.register()
+    game = stored_game(app, 300)
+    turns = mitchi_turns(700)
+    for v in range(3):  # the third one ends a round: the seats' figures are written too
+        seen, stop = statements(app)
+        try:
+            assert post(client, game, v, turns[299 + v]).status_code == 200
+        finally:
+            stop()
+        claim = next(i for i, s in enumerate(seen) if s.startswith("UPDATE game SET version"))
+        held = seen[claim:seen.index("COMMIT", claim)]
+        assert held and all(s.split()[0] in ("UPDATE", "INSERT", "DELETE") for s in held), held
+    out_of_turn = next(p for p in ("Ann", "Ben", "Cat") if p != turns[302]["player"])
+    seen, stop = statements(app)
+    try:
+        r = post(client, game, 3, {**turns[302], "player": out_of_turn})
+    finally:
+        stop()
+    assert r.status_code == 422
+    assert not [s for s in seen if s.split()[0] in ("UPDATE", "INSERT", "DELETE")], seen
