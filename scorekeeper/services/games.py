@@ -342,7 +342,10 @@ def _end_read(session: Session) -> None:
     the pool and pinging it again.
     """
     if session.get_bind().dialect.name == "sqlite":
-        session.commit()
+        # Python's sqlite3 begins a transaction only before a write: reads leave none open,
+        # and then the connection is kept (no pool round trip). Should one be open, end it.
+        if getattr(session.connection().connection.dbapi_connection, "in_transaction", True):
+            session.commit()
 
 
 def create_game(session: Session, group_id: int, name: str, players: list[str], options: dict,
