@@ -192,15 +192,20 @@ def run_locust(server: Server, games: list[int], offset: int, pace: float, table
     cpu = server.cpu() - before
     with open(f"{out}/run_stats.csv") as f:
         rows = {r["Name"]: r for r in csv.DictReader(f)}
+    failures = []
+    if os.path.exists(f"{out}/run_failures.csv"):
+        with open(f"{out}/run_failures.csv") as f:
+            failures = [f"{r['Name']}: {r['Error']} x {r['Occurrences']}" for r in csv.DictReader(f)]
     shutil.rmtree(out, ignore_errors=True)
     r = rows.get("entry")
     if r is None:
-        return {"rps": 0.0, "p50": 0, "p95": 0, "p99": 0, "errors": 1, "count": 0, "cpu": float("nan")}
+        return {"rps": 0.0, "p50": 0, "p95": 0, "p99": 0, "errors": 1, "count": 0, "cpu": float("nan"),
+                "failures": failures or ["no entry was sent"]}
     count, errors = int(r["Request Count"]), int(r["Failure Count"])
     page = rows.get("page", {})
     return {"rps": float(r["Requests/s"]), "p50": float(r["50%"]), "p95": float(r["95%"]),
             "p99": float(r["99%"]), "errors": errors + int(page.get("Failure Count", 0) or 0), "count": count,
-            "cpu": cpu * 1000 / max(count - errors, 1)}
+            "cpu": cpu * 1000 / max(count - errors, 1), "failures": failures}
 
 
 def curve(server: Server, cookie: str, games: dict[int, int], samples: int = 105) -> dict[int, tuple[float, float]]:
@@ -260,7 +265,7 @@ def bench_backend(name: str, url: str, bare: dict, args) -> list[str]:
                       f"p50 {r['p50']:5.0f} p95 {r['p95']:5.0f} p99 {r['p99']:5.0f} ms  errors {r['errors']}  "
                       f"CPU {r['cpu']:5.1f} ms/entry", flush=True)
                 if r["errors"]:
-                    missed.append(f"{name} {phase} {kind}: {r['errors']} errors")
+                    missed.append(f"{name} {phase} {kind}: {r['errors']} errors ({'; '.join(r['failures'])})")
                 if phase == "full speed" and kind == "short" and ratio < TARGET_RATIO:
                     missed.append(f"{name} full speed: {ratio:.2f} x bare < {TARGET_RATIO}")
                 if phase == "table pace" and r["p99"] > TARGET_P99:
