@@ -208,3 +208,14 @@ def test_the_write_transaction_holds_only_the_writes_and_a_refusal_writes_nothin
         stop()
     assert r.status_code == 422
     assert not [s for s in seen if s.split()[0] in ("UPDATE", "INSERT", "DELETE")], seen
+
+
+def test_an_entry_does_not_rewrite_the_session_cookie(app, client, auth):
+    """The session cookie is signed and sent back only when it changes: an entry on a game of
+    the current group changes nothing in it."""
+    auth.register()
+    game = new_game(client, point_limit=100)
+    client.get(f"/games/{game}")
+    for v, entry in enumerate(mitchi_turns(2)):
+        r = post(client, game, v, entry)
+        assert r.status_code == 200 and "Set-Cookie" not in r.headers, r.headers.get("Set-Cookie")
