@@ -39,12 +39,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
-    from . import auth, config, db, htmx, i18n, web
+    from . import auth, config, db, htmx, i18n, static, web
     from .views import games, groups, live, practice, pwa, records, reference
     from .views import history
 
     config.configure(app, test_config)
     app.url_map.converters["int"] = _database_id_converter()
+    static.init_app(app)  # before ProxyFix, which must see every request first
     if app.config.get("TRUSTED_PROXIES"):
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 from urllib.parse import urlsplit
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import select
 from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask import session as cookie
@@ -118,6 +118,10 @@ class PasswordForm(FlaskForm):
                             render_kw={"autocomplete": "new-password"})
 
 
+# Every request loads its account: the statement is built once (building it cost more than running it).
+_USER = select(User).where(User.id == bindparam("id"))
+
+
 def init_app(app) -> None:
     from .web import secure_cookies
 
@@ -133,7 +137,7 @@ def init_app(app) -> None:
         user_id, sep, token = cookie_id.partition(":")
         if not sep or not user_id.isdigit() or int(user_id) >= 2**31:
             return None
-        user = get_session().get(User, int(user_id))
+        user = get_session().execute(_USER, {"id": int(user_id)}).scalars().first()
         if user is None or not hmac.compare_digest(user.session_token.encode(), token.encode()):
             return None
         return user

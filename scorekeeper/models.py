@@ -6,7 +6,7 @@ import secrets
 from datetime import datetime, timezone
 
 from flask_login import UserMixin
-from sqlalchemy import Index, MetaData, Text, UniqueConstraint, func, text
+from sqlalchemy import Index, LargeBinary, MetaData, Text, UniqueConstraint, func, text
 from sqlalchemy import false as sa_false
 from sqlmodel import Column, Field, SQLModel
 
@@ -123,7 +123,8 @@ class Game(SQLModel, table=True):
     #: Practice only: what was rolled but not entered yet (the person's turn in progress), JSON.
     practice_state: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     #: SHA-256 of the game, seats, options and active log (``services.games.content_hash``),
-    #: kept current on every change: "is this record already here?" is one indexed look-up.
+    #: set by import, undo, redo and corrections; None after an entry (hashing reads the whole
+    #: log) until the next import fills it: "is this record already here?" is one indexed look-up.
     content_hash: str | None = Field(default=None, max_length=64)
 
     __table_args__ = (Index("ix_game_group_id_played_at", "group_id", "played_at"),
@@ -209,3 +210,44 @@ class RateLimit(SQLModel, table=True):
     key: str = Field(primary_key=True, max_length=255)
     hits: int = 0
     expires_at: float = 0.0
+
+
+class GameSnapshot(SQLModel, table=True):
+    """A game's replayed state at one ``version`` (pickled, the oldest rounds left out),
+    written with every change so an entry replays nothing before it. Rebuilt from the
+    log whenever it is missing, of another ``version`` or of another ``rules`` version:
+    the log stays the only truth."""
+
+    __tablename__ = "game_snapshot"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    version: int
+    rules: int
+    entries: int  # active entries replayed into it
+    state: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class GameFigures(SQLModel, table=True):
+    """One seat's figures in one game, written whenever the game changes, so the stats
+    pages add them up in SQL instead of replaying games.
+
+    ``score``: points, lives or penalty points now; ``won``/``shared``: a sole or shared
+    win of a finished game; the rest count over the finished rounds (0 where a figure
+    does not apply to the game).
+    """
+
+    __tablename__ = "game_figures"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    seat: int = Field(primary_key=True)
+    score: int = 0
+    won: bool = False
+    shared: bool = False
+    pots: int = 0
+    mitchis: int = 0
+    lives_lost: int = 0
+    challenges_won: int = 0
+    mia_challenges_won: int = 0
+    runs: int = 0
+    rounds_taken: int = 0
+

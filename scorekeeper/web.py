@@ -162,16 +162,20 @@ def init_app(app) -> None:
 
 
 _versions: dict[str, str] = {}
+_urls: dict[tuple[str, str], str] = {}
 
 
 def static_url(filename: str) -> str:
     """A static file's URL with a content hash, so it can be cached for a year."""
-    from flask import current_app, url_for
+    from flask import current_app, request, url_for
 
     if filename not in _versions:
-        import hashlib
         from pathlib import Path
 
-        data = (Path(current_app.static_folder) / filename).read_bytes()
-        _versions[filename] = hashlib.sha256(data).hexdigest()[:10]
-    return url_for("static", filename=filename, v=_versions[filename])
+        from .static import content_version
+
+        _versions[filename] = content_version((Path(current_app.static_folder) / filename).read_bytes())
+    key = (request.script_root, filename)  # a panel shows a die a dozen times: build each URL once
+    if key not in _urls:
+        _urls[key] = url_for("static", filename=filename, v=_versions[filename])
+    return _urls[key]

@@ -21,7 +21,7 @@ PG_URL = os.environ.get("TEST_DATABASE_URL")
 def _empty_postgres(url: str) -> None:
     engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(text('TRUNCATE rate_limit, once_token, invite, membership, game_player, player, entry, game, "group", '
+        conn.execute(text('TRUNCATE rate_limit, game_figures, game_snapshot, once_token, invite, membership, game_player, player, entry, game, "group", '
                           '"user" RESTART IDENTITY CASCADE'))
     engine.dispose()
 

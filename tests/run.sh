@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Set up everything the tests need and run the whole suite twice: on SQLite
 # files, then on a real PostgreSQL server started here and stopped after.
-# Needs Debian's chromium and postgresql packages: installed with apt-get
-# when missing (as root, or through sudo).
+# Needs Debian's chromium, postgresql and redis-server packages: installed with
+# apt-get when missing (as root, or through sudo). The PostgreSQL run also gets a
+# throwaway Redis server, for the test of two app instances sharing their limits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,7 @@ pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 missing=()
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 [ -n "$(pg_bin)" ] || missing+=(postgresql)
+command -v redis-server >/dev/null || missing+=(redis-server)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing ${missing[*]} (Debian packages)"
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -34,8 +36,11 @@ tmp="$(mktemp -d)"
 port="$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 as_pg=()
 if [ "$(id -u)" = 0 ]; then chown postgres "$tmp"; as_pg=(runuser -u postgres --); fi
+redis_port="$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+redis_pid=""
 cleanup() {
   "${as_pg[@]}" "$PG/pg_ctl" -D "$tmp/data" -m immediate stop >/dev/null 2>&1 || true
+  if [ -n "$redis_pid" ]; then kill "$redis_pid" 2>/dev/null || true; wait "$redis_pid" 2>/dev/null || true; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -45,6 +50,9 @@ trap cleanup EXIT
 "${as_pg[@]}" "$PG/psql" -q -h 127.0.0.1 -p "$port" -U postgres \
   -c "CREATE ROLE scorekeeper LOGIN CREATEDB PASSWORD 'scorekeeper'" \
   -c "CREATE DATABASE scorekeeper OWNER scorekeeper"
+redis-server --save '' --appendonly no --bind 127.0.0.1 --port "$redis_port" --dir "$tmp" >"$tmp/redis.log" 2>&1 &
+redis_pid=$!
 # The pure rules tests touch no database: they ran above.
+TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0" \
 TEST_DATABASE_URL="postgresql+psycopg://scorekeeper:scorekeeper@127.0.0.1:$port/scorekeeper" \
   .venv/bin/python -m pytest -q -p no:cacheprovider --ignore=tests/rules "$@"

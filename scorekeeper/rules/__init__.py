@@ -13,6 +13,10 @@ _GAMES: dict[str, GameSpec] = {}
 #: Mitchi record never imports Mia (start-up time counts for the command line).
 _MODULES = {"mitchi": "mitchi", "mia": "mia", "mice-and-men": "mice_and_men"}
 
+#: Bump whenever an engine's rules or the shape of its state change: stored
+#: snapshots of another rules version are thrown away and rebuilt from the log.
+RULES_VERSION = 1
+
 
 def register(spec: GameSpec) -> GameSpec:
     _GAMES[spec.name] = spec
@@ -45,4 +49,4 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["GAMES", "GameSpec", "IllegalEntry", "RecordError", "RuleError", "find_game"]
+__all__ = ["GAMES", "RULES_VERSION", "GameSpec", "IllegalEntry", "RecordError", "RuleError", "find_game"]

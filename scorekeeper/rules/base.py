@@ -307,6 +307,46 @@ class GameState:
     def summary(self) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    @property
+    def finished_rounds(self) -> list:
+        """The finished rounds held (all of them, or the last few of a :class:`RoundLog`)."""
+        return list(self.rounds)
+
+    @property
+    def rounds_played(self) -> int:
+        """How many rounds are over (the ``rounds`` of the replay output, counted)."""
+        return len(self.rounds)
+
+
+class RoundLog(list):
+    """A state's ``rounds`` with the oldest left out: what a stored snapshot keeps.
+
+    ``len()`` and truth count every round (``dropped`` left out plus the ones
+    kept), so round numbers and round limits stay right; indexing from the end,
+    ``append`` and iteration see only the rounds kept. A state holding one
+    answers every "what next?" question as before, but its ``summary()`` lists
+    only the kept rounds: the whole story needs a replay of the log.
+    """
+
+    def __init__(self, kept=(), dropped: int = 0):
+        super().__init__(kept)
+        self.dropped = dropped
+
+    def __len__(self) -> int:
+        return self.dropped + list.__len__(self)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __reduce__(self):
+        return (RoundLog, (list(iter(self)), self.dropped))
+
+    @classmethod
+    def last(cls, rounds: list, keep: int) -> "RoundLog":
+        """The last ``keep`` of ``rounds`` (a list or a RoundLog), the rest counted as dropped."""
+        kept = list.__getitem__(rounds, slice(-keep, None)) if keep else []
+        return cls(kept, len(rounds) - len(kept))
+
 
 @dataclass(frozen=True)
 class GameSpec:

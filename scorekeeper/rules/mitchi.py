@@ -205,6 +205,10 @@ class Mitchi(GameState):
     def finished_rounds(self) -> list[Round]:
         return [r for r in self.rounds if r.taker is not None]
 
+    @property
+    def rounds_played(self) -> int:
+        return len(self.rounds) - (self.round is not None)
+
     def clockwise_from(self, player: str) -> list[str]:
         """Every seat once, clockwise, starting with ``player`` (rule 4)."""
         i = self.players.index(player)

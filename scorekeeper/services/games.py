@@ -1,28 +1,46 @@
 """A game's log in the database, replayed through :mod:`scorekeeper.rules`.
 
-The state of a game is never stored: it is computed from the active entries.
-Every change (entry, undo, correction) first claims the game's ``version``
-with a compare-and-set, so a double tap, a re-posted form or a second phone
-acting on an old page changes nothing (:class:`Stale`). Nothing is deleted:
-undone and replaced entries stay, with their status.
+The log of entries is the only truth. To keep an entry as cheap on the
+2,000th entry as on the 10th, each change also stores a snapshot of the
+replayed state (:class:`~scorekeeper.models.GameSnapshot`, keyed by the
+game's ``version`` and :data:`~scorekeeper.rules.RULES_VERSION`) and the
+seats' figures (:mod:`scorekeeper.services.stats`), in the same transaction;
+a request starts from the snapshot and replays the whole log only when it is
+missing, stale or of another rules version. Undo and corrections replay the log.
+
+Every change is decided first (read and replay, no write lock), then written
+in one short transaction that claims the game's ``version`` with a
+compare-and-set: a double tap, a re-posted form, a second phone acting on an
+old page or a request that lost a race changes nothing (:class:`Stale`).
+Nothing is deleted: undone and replaced entries stay, with their status.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import pickle
+import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
 
-from sqlalchemy import insert, update
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
-from ..models import Entry, Game, User, utcnow
-from ..rules import find_game
+from ..models import Entry, Game, GameSnapshot, User, utcnow
+from ..rules import RULES_VERSION, find_game
 from ..rules import record as records
-from ..rules.base import N_, GameState, IllegalEntry, Nn_, Phrase, RecordError, RuleError
+from ..rules.base import N_, GameState, IllegalEntry, Nn_, Phrase, RecordError, RoundLog, RuleError
+from . import stats
 
+#: Entries the game panel lists ("Last entries").
+RECENT = 6
+#: Rounds a snapshot keeps (the panel shows the last one; one entry ends at most one round).
+KEEP_ROUNDS = 2
 
 class Stale(Exception):
     """The form was made for an earlier version of the game: nothing was recorded."""
@@ -46,13 +64,28 @@ class Refused(RuleError):
 
 @dataclass
 class Loaded:
-    """A game row, its active log (oldest first) and the state replayed from it."""
+    """A game row, the state replayed from its log, the log's length and its last entries.
+
+    ``state`` may come from a snapshot: it answers everything about the game as it
+    stands (whose turn, scores, the last round), but its ``summary()`` lists only
+    the last rounds; the summary page replays the whole log. ``recent`` is the last
+    :data:`RECENT` entries (dicts, oldest first); ``log`` and ``entries`` read the
+    whole log on first use.
+    """
 
     game: Game
-    entries: list[Entry]
     state: GameState
+    count: int
+    recent: list[dict]
+    session: Session | None = field(default=None, repr=False)
+    sums: dict = field(default_factory=dict, repr=False)
     #: The entry Redo would put back (the last undone one, nothing entered since), else None.
     redo: dict | None = None
+
+    @cached_property
+    def entries(self) -> list[Entry]:
+        """The active entries as stored, by position (read on first use)."""
+        return active_entries(self.session, self.game)
 
     @cached_property
     def log(self) -> list[dict]:
@@ -82,21 +115,96 @@ def active_entries(session: Session, game: Game) -> list[Entry]:
     return list(session.exec(stmt))
 
 
+# The statements of an entry's path, built once on the tables (building one costs more than
+# running it) and run on the session's connection (:func:`_run`): the ORM adds nothing here.
+_games, _entries, _snapshots = Game.__table__, Entry.__table__, GameSnapshot.__table__
+_SNAPSHOT = select(_snapshots.c.version, _snapshots.c.rules, _snapshots.c.entries, _snapshots.c.state).where(
+    _snapshots.c.game_id == bindparam("game"))
+_SAVE_SNAPSHOT = update(_snapshots).where(_snapshots.c.game_id == bindparam("b_game")).values(
+    version=bindparam("b_version"), rules=bindparam("b_rules"), entries=bindparam("b_entries"),
+    state=bindparam("b_state"))
+_CLAIM = update(_games).where(_games.c.id == bindparam("b_game"), _games.c.version == bindparam("b_version")).values(
+    version=bindparam("b_new_version"), updated_at=bindparam("b_updated_at"), finished=bindparam("b_finished"),
+    rounds=bindparam("b_rounds"), winners=bindparam("b_winners"), content_hash=bindparam("b_hash"))
+_FORGET_REDO = update(_entries).where(_entries.c.game_id == bindparam("b_game"), _entries.c.redoable).values(
+    redoable=False)
+_ADD_ENTRY = insert(_entries).values(game_id=bindparam("b_game"), seq=bindparam("b_seq"), data=bindparam("b_data"),
+                                     status="active", redoable=False, created_at=bindparam("b_at"),
+                                     entered_by=bindparam("b_by"))
+
+
+def _run(session: Session, statement, params: dict):
+    """Run a Core ``statement`` in the session's transaction (begun if none)."""
+    return session.connection().execute(statement, params)
+
+
 def replay(game: Game, log: list[dict]) -> GameState:
     """The state after ``log``; raise :class:`records.ReplayError` at a refused entry."""
     return records.build(records.make_record(game.game, json.loads(game.players), json.loads(game.options), log))
 
 
+def _from_log(session: Session, game: Game, log: list[dict]) -> Loaded:
+    state = replay(game, log)
+    players = json.loads(game.players)
+    sums = stats.round_sums(game.game, players, state.summary()["rounds"])
+    return Loaded(game, state, len(log), log[-RECENT:], session, sums)
+
+
+class _RulesOnly(pickle.Unpickler):
+    """Unpickles a snapshot, refusing every global but the classes of :mod:`scorekeeper.rules`.
+
+    A plain ``pickle.loads`` of bytes read from the database would run whatever callable
+    they name: whoever can write one row could run code in the app. Here a blob can only
+    build instances of the engine's own classes (states, rounds, enums), as a log can.
+    """
+
+    def find_class(self, module: str, name: str):
+        if module == "scorekeeper.rules" or module.startswith("scorekeeper.rules."):
+            found = getattr(sys.modules.get(module), name, None)
+            if isinstance(found, type):
+                return found
+        raise pickle.UnpicklingError(f"a snapshot may not refer to {module}.{name}")
+
+
+def _thaw(blob: bytes) -> tuple:
+    """``(state, sums, recent, redo)`` from a snapshot's bytes (see :func:`_freeze`); raises
+    ``pickle.UnpicklingError`` (or another error) for bytes it does not accept."""
+    state, sums, recent, redo = _RulesOnly(io.BytesIO(blob)).load()
+    if not isinstance(state, GameState):
+        raise pickle.UnpicklingError("a snapshot holds a game state")
+    return state, sums, recent, redo
+
+
+def _snapshot(session: Session, game: Game) -> Loaded | None:
+    """The state stored at the game's current version, or None (missing, stale, other rules,
+    unreadable). One query, whatever the log's length: the last entries and the entry Redo
+    would put back are stored with it."""
+    snap = _run(session, _SNAPSHOT, {"game": game.id}).first()
+    if snap is not None and snap.version > game.version:  # the game moved on since its row was read
+        session.refresh(game)
+    if snap is None or snap.version != game.version or snap.rules != RULES_VERSION:
+        return None
+    try:
+        state, sums, recent, redo = _thaw(snap.state)
+    except Exception:  # a snapshot the code can no longer read (or will not): the log is the truth
+        return None
+    return Loaded(game, state, snap.entries, recent, session, sums, redo)
+
+
 def load(session: Session, game: Game) -> Loaded:
-    """Read the log and replay it: the one replay a request needs.
+    """The game as it stands: from its snapshot, or by replaying the whole log.
 
     Raises :class:`records.ReplayError` if the stored log no longer replays (a rules
     change that refuses an old entry); every stored log was accepted when written.
     """
-    entries = active_entries(session, game)
-    row = redo_candidate(session, game, len(entries))
-    return Loaded(game, entries, replay(game, [json.loads(e.data) for e in entries]),
-                  json.loads(row.data) if row is not None else None)
+    loaded = _snapshot(session, game)
+    if loaded is None:
+        entries = active_entries(session, game)
+        loaded = _from_log(session, game, [json.loads(e.data) for e in entries])
+        loaded.__dict__["entries"] = entries
+        row = redo_candidate(session, game, loaded.count)
+        loaded.redo = json.loads(row.data) if row is not None else None
+    return loaded
 
 
 def redo_candidate(session: Session, game: Game, length: int) -> Entry | None:
@@ -113,22 +221,7 @@ def redo_candidate(session: Session, game: Game, length: int) -> Entry | None:
 
 def _forget_redo(session: Session, game: Game) -> None:
     """After an entry or a correction nothing can be redone any more (the undone rows stay)."""
-    session.execute(update(Entry).where(Entry.game_id == game.id, Entry.redoable).values(redoable=False))
-
-
-def _claim(session: Session, game: Game, version: int | None) -> None:
-    """Compare-and-set the game's version; raise :class:`Stale` if it moved on."""
-    if version is None:
-        raise Stale()
-    result = session.execute(
-        update(Game)
-        .where(Game.id == game.id, Game.version == version)
-        .values(version=Game.version + 1, updated_at=utcnow())
-    )
-    if result.rowcount != 1:
-        session.rollback()
-        raise Stale()
-    session.refresh(game)
+    _run(session, _FORGET_REDO, {"b_game": game.id})
 
 
 def content_hash(game: str, players: list[str], options: dict, entries: list) -> str:
@@ -144,24 +237,117 @@ def content_hash(game: str, players: list[str], options: dict, entries: list) ->
     return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
-def _mirror(session: Session, game: Game, state: GameState, log: list | None = None) -> None:
-    """Copy what the lists show (finished, rounds, winners) and the content hash of the active
-    ``log`` (read from the database when not given) onto the game row; no commit."""
-    if log is None:
-        session.flush()
-        log = [json.loads(e.data) for e in active_entries(session, game)]
-    game.content_hash = content_hash(game.game, json.loads(game.players), json.loads(game.options), log)
-    summary = state.summary()
-    game.finished = summary["finished"]
-    game.rounds = len(summary["rounds"])
-    game.winners = json.dumps(list(summary["winners"]))
-    session.add(game)
+def _game_hash(game: Game, log: list) -> str:
+    return content_hash(game.game, json.loads(game.players), json.loads(game.options), log)
 
 
-def _finish(session: Session, game: Game, state: GameState, log: list) -> None:
-    """Mirror the state (and the hash of the active ``log``) onto the game row and commit."""
-    _mirror(session, game, state, log)
-    session.commit()
+def fill_hashes(session: Session, group_id: int) -> int:
+    """Compute the content hash of the group's games that have none (changed by an entry
+    since the last import; see :func:`content_hash`), each written only if the game did not
+    change meanwhile (compare-and-set on ``version``). Called by an import before it looks
+    hashes up. Cost: one read of each such game's log. Returns how many were filled; no commit.
+    """
+    rows = session.execute(select(Game.id, Game.version, Game.game, Game.players, Game.options)
+                           .where(Game.group_id == group_id, Game.content_hash.is_(None))).all()
+    for row in rows:
+        data = session.execute(select(Entry.data).where(Entry.game_id == row.id, Entry.status == "active")
+                               .order_by(Entry.seq)).scalars()
+        digest = content_hash(row.game, json.loads(row.players), json.loads(row.options),
+                              [json.loads(d) for d in data])
+        session.execute(update(Game).where(Game.id == row.id, Game.version == row.version)
+                        .values(content_hash=digest).execution_options(synchronize_session=False))
+    return len(rows)
+
+
+def _freeze(loaded: Loaded) -> bytes:
+    """The snapshot's bytes: ``(state, sums, recent, redo)`` pickled: the state with only its
+    last :data:`KEEP_ROUNDS` rounds, the round figures, the last :data:`RECENT` entries and the
+    entry Redo would put back (None). Read back by :func:`_thaw` only."""
+    state = loaded.state
+    rounds = state.rounds
+    state.rounds = RoundLog.last(rounds, KEEP_ROUNDS)
+    try:
+        return pickle.dumps((state, loaded.sums, loaded.recent[-RECENT:], loaded.redo),
+                            protocol=pickle.HIGHEST_PROTOCOL)
+    finally:
+        state.rounds = rounds
+
+
+def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, summary: dict | None = None) -> None:
+    """Write what the game's change leaves behind, in the caller's transaction: the
+    snapshot at the game's (new) version and, with ``figures``, the seats' figures
+    (``summary``: the state's ``summary()`` if already at hand)."""
+    blob = _freeze(loaded)
+    done = _run(session, _SAVE_SNAPSHOT, {"b_game": game.id, "b_version": game.version, "b_rules": RULES_VERSION,
+                                            "b_entries": loaded.count, "b_state": blob})
+    if done.rowcount == 0:
+        session.add(GameSnapshot(game_id=game.id, version=game.version, rules=RULES_VERSION,
+                                 entries=loaded.count, state=blob))
+    if figures:
+        players = json.loads(game.players)
+        summary = summary or loaded.state.summary()
+        stats.write_figures(session, game.id, players, stats.figures(players, summary, loaded.sums))
+
+
+def _mirrored(state: GameState) -> dict:
+    """What the lists show, copied onto the game row: finished, rounds, winners."""
+    return {"finished": state.finished, "rounds": state.rounds_played, "winners": json.dumps(list(state.winners))}
+
+
+def _claim(session: Session, game: Game, version: int | None, state: GameState | None = None,
+           log: list | None = None) -> None:
+    """Compare-and-set the game's version (and mirror ``state`` and the content hash of the
+    active ``log`` onto its row, or None without ``log``; without ``state`` only the version moves); raise
+    :class:`Stale` if another change came first. Opens the short write transaction."""
+    if version is None:
+        raise Stale()
+    values = {"version": version + 1, "updated_at": utcnow()}
+    if state is None:
+        stmt = update(Game).where(Game.id == game.id, Game.version == version).values(**values)
+        params = None
+    else:
+        # An entry leaves the hash empty (computing it reads the whole log): the next import
+        # of the group fills it (fill_hashes); undo, redo and corrections have the log at hand.
+        values.update(_mirrored(state), content_hash=None if log is None else _game_hash(game, log))
+        stmt = _CLAIM
+        params = {"b_game": game.id, "b_version": version, "b_new_version": version + 1,
+                  "b_updated_at": values["updated_at"], "b_finished": values["finished"],
+                  "b_rounds": values["rounds"], "b_winners": values["winners"], "b_hash": values["content_hash"]}
+    try:
+        result = _run(session, stmt, params) if params is not None else session.execute(stmt)
+    except OperationalError:  # SQLite's write lock not had within its busy timeout: nothing changed
+        session.rollback()
+        raise Stale() from None
+    if result.rowcount != 1:
+        session.rollback()
+        raise Stale()
+    for key, value in values.items():
+        set_committed_value(game, key, value)
+
+
+def _commit(session: Session) -> None:
+    try:
+        session.commit()
+    except OperationalError:
+        session.rollback()
+        raise Stale() from None
+
+
+def _end_read(session: Session) -> None:
+    """End the reading part of a change before its short write transaction.
+
+    SQLite: end whatever the reads began, so the first write starts a fresh transaction that
+    waits for the write lock (a read transaction that later writes fails at once, "database is
+    locked", once another connection has written since it began). PostgreSQL: nothing to do;
+    its reads lock nothing a writer waits for, the row lock is taken by the version claim
+    (which re-reads the row as committed), and keeping the connection saves handing it back to
+    the pool and pinging it again.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        # Python's sqlite3 begins a transaction only before a write: reads leave none open,
+        # and then the connection is kept (no pool round trip). Should one be open, end it.
+        if getattr(session.connection().connection.dbapi_connection, "in_transaction", True):
+            session.commit()
 
 
 def create_game(session: Session, group_id: int, name: str, players: list[str], options: dict,
@@ -175,12 +361,15 @@ def create_game(session: Session, group_id: int, name: str, players: list[str], 
     header = records.load_header(record)
     state = records.apply_entries(records.new_state(header), record["entries"])
     game = Game(group_id=group_id, game=name, players=json.dumps(list(header.players)),
-                options=json.dumps(header.options))
+                options=json.dumps(header.options), **_mirrored(state),
+                content_hash=content_hash(name, list(header.players), header.options, record["entries"]))
     session.add(game)
     session.flush()
-    for seq, entry in enumerate(record["entries"], start=1):
-        session.add(Entry(game_id=game.id, seq=seq, data=json.dumps(entry), entered_by=entered_by))
-    _mirror(session, game, state, record["entries"])
+    session.add_all([Entry(game_id=game.id, seq=seq, data=json.dumps(entry), entered_by=entered_by)
+                     for seq, entry in enumerate(record["entries"], start=1)])
+    log = record["entries"]
+    sums = stats.round_sums(name, header.players, state.summary()["rounds"])
+    _store(session, game, Loaded(game, state, len(log), log[-RECENT:], session, sums))
     session.flush()
     return game
 
@@ -210,17 +399,20 @@ class NewGame:
 
 def insert_games(session: Session, group_id: int, games: list[NewGame]) -> list[int]:
     """Store many checked games at once: the same rows as :func:`create_game` (game row with
-    its mirrored figures and content hash, log entries) plus each one's history, in a few
-    bulk inserts instead of an ORM flush per game. Returns the new ids in order. Only
-    flushes: the caller commits (with the seats) or rolls back. Keep it in step with
-    :func:`create_game` when that one starts writing more rows.
+    its mirrored figures and content hash, log entries, the seats' figures for the stats
+    pages) plus each one's history, in a few bulk inserts instead of an ORM flush per game.
+    No snapshot: the first load replays the log and the first change stores one. Returns
+    the new ids in order. Only flushes: the caller commits (with the seats) or rolls back.
+    Keep it in step with :func:`create_game` when that one starts writing more rows.
     """
     if not games:
         return []
     now = utcnow()
     rows = []
+    summaries = []
     for g in games:
         summary = g.state.summary()
+        summaries.append(summary)
         rows.append({"group_id": group_id, "game": g.name, "players": json.dumps(g.players),
                      "options": json.dumps(g.options), "version": 0, "finished": bool(summary["finished"]),
                      "rounds": len(summary["rounds"]), "winners": json.dumps(list(summary["winners"])),
@@ -231,60 +423,103 @@ def insert_games(session: Session, group_id: int, games: list[NewGame]) -> list[
         ids += session.execute(insert(Game).returning(Game.id, sort_by_parameter_order=True),
                                rows[start:start + 500]).scalars().all()
     entries = []
-    for game_id, g in zip(ids, games):
+    figures = []
+    for game_id, g, summary in zip(ids, games, summaries):
         entries += [{"game_id": game_id, "seq": seq, "data": json.dumps(e), "status": "active",
                      "created_at": now} for seq, e in enumerate(g.entries, start=1)]
         entries += [{"game_id": game_id, "seq": seq, "data": json.dumps(e), "status": status,
                      "created_at": at or now} for seq, status, e, at in g.history]
+        figs = stats.game_figures(g.name, g.players, summary)
+        figures += [{"game_id": game_id, "seat": seat, **figs[p]} for seat, p in enumerate(g.players)]
     if entries:
         session.execute(insert(Entry), entries)
+    if figures:
+        stats.insert_figures(session, figures)
     return ids
+
+
+def _refuse(session: Session, game: Game, version: int, message: str, /, **values) -> Refused:
+    """A refusal (``message`` and ``values`` as :class:`Refused` takes them), unless the game
+    moved on while it was read (then :class:`Stale`): the version and the log are read by
+    separate statements, outside a write transaction."""
+    now = session.exec(select(Game.version).where(Game.id == game.id)).one()
+    session.rollback()
+    return Stale() if now != version else Refused(message, **values)
+
+
+def _last_entry(session: Session, game: Game) -> dict | None:
+    data = session.exec(select(Entry.data).where(Entry.game_id == game.id, Entry.status == "active")
+                        .order_by(Entry.seq.desc()).limit(1)).first()
+    return None if data is None else json.loads(data)
 
 
 def add_entry(session: Session, game: Game, entry: dict, version: int | None,
               entered_by: int | None = None) -> Loaded:
     """Append ``entry`` if the rules accept it after the current log.
 
-    Raises :class:`Stale` (form for another version; a repeat of the last
-    entry says so) or :class:`Refused` (the rule's message). Commits before
-    returning. ``entered_by`` is the account that entered it (kept with the entry).
+    Decided on the snapshot (or a replay) without a write lock, then written in one
+    short transaction: claim the version, insert, store snapshot and figures, commit.
+    Raises :class:`Stale` (form for another version, a race lost; a repeat of the
+    last entry says so) or :class:`Refused` (the rule's message). ``entered_by`` is the
+    account that entered it (kept with the entry).
     """
-    if version is not None and version == game.version - 1:
-        last = active_entries(session, game)
-        if last and json.loads(last[-1].data) == entry:
+    if version is None or version != game.version:
+        if version is not None and version == game.version - 1 and _last_entry(session, game) == entry:
             raise Stale(repeated=True)
-    _claim(session, game, version)
-    entries = active_entries(session, game)
-    log = [json.loads(e.data) for e in entries]
-    state = replay(game, log)
+        raise Stale()
+    loaded = load(session, game)
+    if game.version != version:
+        session.rollback()
+        raise Stale()
+    state = loaded.state
+    played, finished, scores = state.rounds_played, state.finished, state.summary()["scores"]
     try:
         state.apply(entry)
     except IllegalEntry as err:
-        session.rollback()
-        raise Refused(err.message) from None
-    _forget_redo(session, game)
-    row = Entry(game_id=game.id, seq=len(log) + 1, data=json.dumps(entry), entered_by=entered_by)
-    session.add(row)
-    _finish(session, game, state, log + [entry])
-    return Loaded(game, entries + [row], state)
+        raise _refuse(session, game, version, err.message) from None
+    for rnd in state.finished_rounds[len(state.finished_rounds) - (state.rounds_played - played):]:
+        stats.add_round(game.game, loaded.sums, rnd.as_dict())
+    had_redo = loaded.redo is not None
+    _end_read(session)
+    _claim(session, game, version, state)  # the content hash is left for the next import
+    if had_redo:  # only an undo sets the flags, and then the snapshot names the entry to redo
+        _forget_redo(session, game)
+    _run(session, _ADD_ENTRY, {"b_game": game.id, "b_seq": loaded.count + 1, "b_data": json.dumps(entry),
+                                 "b_at": utcnow(), "b_by": entered_by})
+    loaded.count += 1
+    loaded.redo = None
+    loaded.recent = (loaded.recent + [entry])[-RECENT:]
+    loaded.__dict__.pop("entries", None)
+    loaded.__dict__.pop("log", None)
+    # Scores move at a round's end, at the game's end, and in Mice and Men as a player runs.
+    summary = state.summary()
+    moved = summary["scores"] != scores or state.rounds_played != played or state.finished != finished
+    _store(session, game, loaded, moved, summary)
+    _commit(session)
+    return loaded
 
 
 def undo(session: Session, game: Game, version: int | None) -> Loaded:
-    """Take back the last entry (kept, marked ``undone``); raise :class:`Refused` if none."""
-    _claim(session, game, version)
+    """Take back the last entry (kept, marked ``undone``); raise :class:`Refused` if none.
+
+    Replays the log without the last entry; raises :class:`Stale` as :func:`add_entry`.
+    """
+    if version is None or version != game.version:
+        raise Stale()
     entries = active_entries(session, game)
     if not entries:
-        session.rollback()
-        raise Refused(N_("there is nothing to undo yet"))
-    undone = entries[-1]
-    undone.status = "undone"
-    undone.redoable = True
-    session.add(undone)
-    entries = entries[:-1]
+        raise _refuse(session, game, version, N_("there is nothing to undo yet"))
+    last = entries.pop()
     log = [json.loads(e.data) for e in entries]
-    state = replay(game, log)
-    _finish(session, game, state, log)
-    return Loaded(game, entries, state, json.loads(undone.data))
+    loaded = _from_log(session, game, log)
+    loaded.__dict__["entries"] = entries
+    loaded.redo = json.loads(last.data)
+    _end_read(session)
+    _claim(session, game, version, loaded.state, log)
+    session.execute(update(Entry).where(Entry.id == last.id).values(status="undone", redoable=True))
+    _store(session, game, loaded)
+    _commit(session)
+    return loaded
 
 
 def redo(session: Session, game: Game, version: int | None) -> Loaded:
@@ -296,31 +531,30 @@ def redo(session: Session, game: Game, version: int | None) -> Loaded:
     another version) or :class:`Refused` (nothing to redo, or the rules refuse it).
     Commits before returning.
     """
-    _claim(session, game, version)
+    if version is None or version != game.version:
+        raise Stale()
     entries = active_entries(session, game)
     old = redo_candidate(session, game, len(entries))
     if old is None:
-        session.rollback()
-        raise Refused(N_("there is nothing to redo: Redo puts back the last undone entry "
-                         "only while nothing else was entered or corrected since"))
+        raise _refuse(session, game, version, N_("there is nothing to redo: Redo puts back the last undone entry "
+                                                 "only while nothing else was entered or corrected since"))
     entry = json.loads(old.data)
-    log = [json.loads(e.data) for e in entries]
-    state = replay(game, log)
-    try:
-        state.apply(entry)
-    except IllegalEntry as err:  # checked like any entry, though the log is the one it was undone from
-        session.rollback()
-        raise Refused(err.message) from None
-    old.status = "redone"
-    old.redoable = False
-    session.add(old)
-    row = Entry(game_id=game.id, seq=len(entries) + 1, data=old.data, entered_by=old.entered_by)
-    session.add(row)
-    session.flush()
-    entries = entries + [row]
-    following = redo_candidate(session, game, len(entries))
-    _finish(session, game, state, log + [entry])
-    return Loaded(game, entries, state, json.loads(following.data) if following is not None else None)
+    log = [json.loads(e.data) for e in entries] + [entry]
+    try:  # checked like any entry, though the log is the one it was undone from
+        loaded = _from_log(session, game, log)
+    except records.ReplayError as err:
+        raise _refuse(session, game, version, err.reason) from None
+    old_id, old_by, old_data, seq = old.id, old.entered_by, old.data, len(entries) + 1
+    following = redo_candidate(session, game, len(log))  # what Redo offers next (stored with the snapshot)
+    loaded.redo = json.loads(following.data) if following is not None else None
+    _end_read(session)
+    _claim(session, game, version, loaded.state, log)
+    session.execute(update(Entry).where(Entry.id == old_id).values(status="redone", redoable=False))
+    _run(session, _ADD_ENTRY, {"b_game": game.id, "b_seq": seq, "b_data": old_data, "b_at": utcnow(),
+                                 "b_by": old_by})
+    _store(session, game, loaded)
+    _commit(session)
+    return loaded
 
 
 def correct(session: Session, game: Game, seq: int, entry: dict, version: int | None,
@@ -329,50 +563,41 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
 
     If the new entry, or any later one, is then refused, raise :class:`Refused`
     naming that entry, and change nothing. The old entry is kept, marked
-    ``replaced``.
+    ``replaced``. Raises :class:`Stale` as :func:`add_entry`.
     """
-    _claim(session, game, version)
+    if version is None or version != game.version:
+        raise Stale()
     entries = active_entries(session, game)
     if not 1 <= seq <= len(entries):
-        session.rollback()
-        raise Refused(Phrase(*Nn_("there is no entry {seq}; the log has {count} entry",
-                                  "there is no entry {seq}; the log has {count} entries"), seq=seq, count=len(entries)))
+        raise _refuse(session, game, version, Phrase(*Nn_("there is no entry {seq}; the log has {count} entry",
+                                                          "there is no entry {seq}; the log has {count} entries"),
+                                                      seq=seq, count=len(entries)))
     log = [json.loads(e.data) for e in entries]
     new_log = log[: seq - 1] + [entry] + log[seq:]
     try:
-        state = replay(game, new_log)
+        loaded = _from_log(session, game, new_log)
     except records.ReplayError as err:
-        session.rollback()
         if err.entry == seq:
-            raise Refused(err.reason) from None
+            raise _refuse(session, game, version, err.reason) from None
         from ..words import describe
 
-        raise Refused(
+        raise _refuse(
+            session, game, version,
             N_("this correction would make entry {entry} ({what}) illegal: {reason}. "
                "Nothing was changed; undo or correct that entry first."),
             entry=err.entry, what=describe(new_log[err.entry - 1]), reason=err.reason,
         ) from None
-    _forget_redo(session, game)
     old = entries[seq - 1]
+    _end_read(session)
+    _claim(session, game, version, loaded.state, new_log)
+    _forget_redo(session, game)
     row = Entry(game_id=game.id, seq=seq, data=json.dumps(entry), entered_by=entered_by)
     session.add(row)
     session.flush()
-    old.status = "replaced"
-    old.replaced_by_id = row.id
-    session.add(old)
-    entries[seq - 1] = row
-    _finish(session, game, state, new_log)
-    return Loaded(game, entries, state)
-
-
-def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None] | None:
-    """The last entry of the log and the name of the account that entered it (None if unknown),
-    or None for an empty log."""
-    if not loaded.entries:
-        return None
-    row = loaded.entries[-1]
-    user = session.get(User, row.entered_by) if row.entered_by else None
-    return loaded.log[-1], (user.username if user else None)
+    session.execute(update(Entry).where(Entry.id == old.id).values(status="replaced", replaced_by_id=row.id))
+    _store(session, game, loaded)
+    _commit(session)
+    return loaded
 
 
 def rematch(session: Session, game: Game, version: int | None, entered_by: int | None = None) -> Game:
@@ -420,6 +645,15 @@ def removed_games(session: Session, group_id: int) -> list[Game]:
     stmt = (select(Game).where(Game.group_id == group_id, Game.removed_at.is_not(None), Game.removed_at >= since)
             .order_by(Game.removed_at.desc()))
     return list(session.exec(stmt))
+
+
+def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None] | None:
+    """The last entry of the log and the name of the account that entered it (None if unknown),
+    or None for an empty log. One query, whatever the log's length."""
+    row = session.execute(select(Entry.data, User.username).outerjoin(User, User.id == Entry.entered_by)
+                          .where(Entry.game_id == loaded.game.id, Entry.status == "active")
+                          .order_by(Entry.seq.desc()).limit(1)).first()
+    return None if row is None else (json.loads(row[0]), row[1])
 
 
 def history(session: Session, game: Game) -> list[Entry]:

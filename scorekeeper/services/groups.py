@@ -14,6 +14,7 @@ import secrets
 from flask import g, session as cookie
 from flask_babel import gettext as _
 from flask_login import current_user
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -115,12 +116,17 @@ def switch_to(session: Session, user_id: int, group_id: int) -> Group:
     return session.get(Group, group_id)
 
 
+_GAME_OF_MEMBER = select(Game).join(Membership, (Membership.group_id == Game.group_id)
+                                    & (Membership.user_id == bindparam("user"))).where(Game.id == bindparam("game"))
+
+
 def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
     """The game ``game_id`` if the account is a member of its group, else None (the view answers
     404). A game of another of the account's groups makes that group the current one, so links
     kept from before still open."""
-    game = session.get(Game, game_id)
-    if game is None or membership(session, user_id, game.group_id) is None:
+    # One query, built once: the game joined to the account's membership of its group.
+    game = session.execute(_GAME_OF_MEMBER, {"user": user_id, "game": game_id}).scalars().first()
+    if game is None:
         return None
     if cookie.get("group_id") != game.group_id:  # only then: a poll must not rewrite the cookie
         cookie["group_id"] = game.group_id

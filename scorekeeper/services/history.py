@@ -46,10 +46,10 @@ from ..rules.base import parse_options
 from ..rules import record as records
 from ..rules.mia import value_label
 from ..rules.mitchi import MITCHI, hand_name, worst_of
-from ..words import game_title
 from . import games as service
 from babel.numbers import format_decimal
 from flask_babel import gettext as _, ngettext, pgettext
+from .stats import GameKindStats, PlayerStats, game_figures, leaders, player_stats  # noqa: F401 (their home is stats)
 
 
 
@@ -295,38 +295,6 @@ def standings(game: str, players: list[str], summary: dict) -> list[dict]:
         out.append({"player": p, "score": scores[p], "bonus": bonus[p] if bonus else None, "rank": rank,
                     "winner": p in winners, "shared": p in winners and len(winners) > 1})
     return out
-
-
-def game_figures(game: str, players: list[str], summary: dict) -> dict[str, dict]:
-    """Per player figures of one game: ``{name: {"score", "won", "shared", "pots", "mitchis",
-    "lives_lost", "challenges_won", "mia_challenges_won", "runs", "rounds_taken"}}``.
-
-    ``won`` counts a sole or shared win (only once the game is finished);
-    ``shared`` is True for a shared win. Figures that do not apply to the game stay 0.
-    """
-    winners = summary.get("winners") or [] if summary.get("finished") else []
-    figs = {p: {"score": summary["scores"][p], "won": p in winners, "shared": p in winners and len(winners) > 1,
-                "pots": 0, "mitchis": 0, "lives_lost": 0, "challenges_won": 0, "mia_challenges_won": 0,
-                "runs": 0, "rounds_taken": 0} for p in players}
-    for rnd in summary["rounds"]:
-        if game == "mitchi":
-            figs[rnd["taker"]]["pots"] += 1
-            for t in rnd.get("turns", []):
-                figs[t["player"]]["mitchis"] += tuple(sorted(t["hand"], reverse=True)) == MITCHI
-            for tb in rnd.get("tie_breaks", []):
-                for t in tb["hands"]:
-                    figs[t["player"]]["mitchis"] += tuple(sorted(t["hand"], reverse=True)) == MITCHI
-        elif game == "mia":
-            figs[rnd["loser"]]["lives_lost"] += rnd.get("lives_lost", 0)
-            figs[rnd["winner"]]["challenges_won"] += 1
-            if rnd["mia"]:
-                figs[rnd["winner"]]["mia_challenges_won"] += 1
-        else:
-            for p in rnd.get("runners", []):
-                figs[p]["runs"] += 1
-            for p in rnd.get("takers", []):
-                figs[p]["rounds_taken"] += 1
-    return figs
 
 
 def _best(figs: dict[str, dict], key: str) -> tuple[list[str], int]:
@@ -759,44 +727,6 @@ def export_record(session: Session, loaded: service.Loaded) -> dict:
     return record
 
 
-def export_all(session: Session, group_id: int, with_summaries: bool = True
-               ) -> list[tuple[Game, dict, dict | None]]:
-    """Every game of the group, oldest played first: ``[(game, record, summary or None)]``.
-
-    One query for the games and one per 500 games for all their entries; a replay per
-    game only ``with_summaries`` (the CSV of the zip needs them; the JSON list does not).
-    """
-    games = list(session.exec(select(Game).where(Game.group_id == group_id)
-                              .order_by(Game.played_at, Game.id)))
-    active: dict[int, list[Entry]] = {g.id: [] for g in games}
-    others: dict[int, list[Entry]] = {g.id: [] for g in games}
-    for chunk in range(0, len(games), 500):
-        ids = [g.id for g in games[chunk:chunk + 500]]
-        for e in session.exec(select(Entry).where(Entry.game_id.in_(ids)).order_by(Entry.game_id, Entry.id)):
-            (active if e.status == "active" else others)[e.game_id].append(e)
-    sums = summaries(session, games) if with_summaries else {}
-    names = service.entered_by_names(session, [e for rows in (*active.values(), *others.values()) for e in rows])
-    out = []
-    for g in games:
-        record = service.record_from_rows(g, sorted(active[g.id], key=lambda e: e.seq), others[g.id], names)
-        record["played_at"] = g.played_at.astimezone(timezone.utc).isoformat()
-        out.append((g, record, sums.get(g.id)))
-    return out
-
-
-def export_zip(items: list[tuple[Game, dict, dict]]) -> bytes:
-    """A zip: ``games.json`` (a list of records), ``games.csv`` (every round of every game),
-    and ``records/<id>-<game>.json`` one record per game."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("games.json", json.dumps([r for _, r, _ in items], indent=1, ensure_ascii=False))
-        rows = [row for g, _, s in items for row in csv_rows(g, s)]
-        z.writestr("games.csv", write_csv(rows))
-        for g, r, _ in items:
-            z.writestr(f"records/{g.id}-{g.game}.json", json.dumps(r, indent=1, ensure_ascii=False))
-    return buf.getvalue()
-
-
 class ImportProblem(ValueError):
     """A file or record that cannot be loaded; nothing was stored. ``str()`` names the file."""
 
@@ -1017,7 +947,9 @@ def check_incoming(label: str, record) -> Incoming:
 
 def already_stored(session: Session, group_id: int, hashes: list[str]) -> set[str]:
     """Which of the content ``hashes`` (:func:`services.games.content_hash`) the group's games
-    already have: one indexed query per 500 hashes, whatever the number of games."""
+    already have: one indexed query per 500 hashes, whatever the number of games (first the
+    hashes left empty by entries since the last import are filled: :func:`services.games.fill_hashes`)."""
+    service.fill_hashes(session, group_id)
     found: set[str] = set()
     unique = sorted(set(hashes))
     for start in range(0, len(unique), 500):
@@ -1116,147 +1048,3 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
         session.rollback()
         raise
     return [Loaded(gid, inc.new_game.finished) for gid, inc in zip(ids, fresh)]
-
-
-# --- player stats ---------------------------------------------------------------------
-
-
-@dataclass
-class GameKindStats:
-    """One player's figures over one game kind (Mitchi, Mia or Mice and Men).
-
-    ``played`` counts every game (running ones too), ``finished`` the finished ones;
-    ``wins`` sole wins, ``shared_wins`` shared ones. ``total_score`` adds final scores
-    of finished games (points, lives left or penalty points; 0 counts).
-    """
-
-    game: str
-    played: int = 0
-    finished: int = 0
-    wins: int = 0
-    shared_wins: int = 0
-    total_score: int = 0
-    pots: int = 0
-    mitchis: int = 0
-    lives_lost: int = 0
-    challenges_won: int = 0
-    mia_challenges_won: int = 0
-    runs: int = 0
-    best: int | None = None  # the best final score: fewest points, or most lives
-
-    @property
-    def title(self) -> str:
-        from ..words import game_title
-
-        return game_title(self.game)
-
-    @property
-    def lowest_wins(self) -> bool:
-        return lowest_wins(self.game)
-
-    @property
-    def win_rate(self) -> float | None:
-        """(sole + shared wins) / finished games, or None before any finished game."""
-        return (self.wins + self.shared_wins) / self.finished if self.finished else None
-
-    @property
-    def average(self) -> float | None:
-        """Average final score per finished game (points, lives left, penalty points), or None."""
-        return self.total_score / self.finished if self.finished else None
-
-    def add(self, figs: dict, finished: bool) -> None:
-        self.played += 1
-        for key in ("pots", "mitchis", "lives_lost", "challenges_won", "mia_challenges_won", "runs"):
-            setattr(self, key, getattr(self, key) + figs[key])
-        if not finished:
-            return
-        self.finished += 1
-        self.wins += figs["won"] and not figs["shared"]
-        self.shared_wins += figs["shared"]
-        self.total_score += figs["score"]
-        better = min if self.lowest_wins else max
-        self.best = figs["score"] if self.best is None else better(self.best, figs["score"])
-
-
-@dataclass
-class PlayerStats:
-    """A profile and its figures by game kind (``kinds``: ``{game: GameKindStats}``) and its games."""
-
-    player: Player
-    kinds: dict[str, GameKindStats] = field(default_factory=dict)
-    games: list[int] = field(default_factory=list)
-
-    @property
-    def played(self) -> int:
-        return sum(k.played for k in self.kinds.values())
-
-    @property
-    def wins(self) -> int:
-        return sum(k.wins for k in self.kinds.values())
-
-    @property
-    def shared_wins(self) -> int:
-        return sum(k.shared_wins for k in self.kinds.values())
-
-    @property
-    def finished(self) -> int:
-        return sum(k.finished for k in self.kinds.values())
-
-    @property
-    def win_rate(self) -> float | None:
-        return (self.wins + self.shared_wins) / self.finished if self.finished else None
-
-
-def player_stats(session: Session, group_id: int, player_id: int | None = None) -> list[PlayerStats]:
-    """Stats of the group's profiles (or only ``player_id``), most games first.
-
-    One replay per game at most (see :func:`summaries`). A seat counts for the
-    profile it is linked to; the seat's name is read from that game.
-    """
-    stmt = select(Player).where(Player.group_id == group_id)
-    if player_id is not None:
-        stmt = stmt.where(Player.id == player_id)
-    profiles = {p.id: PlayerStats(p) for p in session.exec(stmt)}
-    if not profiles:
-        return []
-    links = list(session.exec(
-        select(GamePlayer.game_id, GamePlayer.player_id, GamePlayer.seat)
-        .join(Game, Game.id == GamePlayer.game_id)
-        .where(Game.group_id == group_id, GamePlayer.player_id.in_(list(profiles)), Game.removed_at.is_(None),
-               Game.practice.is_(False))))  # practice and removed games never count
-    game_ids = sorted({g for g, _, _ in links})
-    games = {}
-    for chunk in range(0, len(game_ids), 500):
-        for g in session.exec(select(Game).where(Game.id.in_(game_ids[chunk:chunk + 500]))):
-            games[g.id] = g
-    sums = summaries(session, list(games.values()))
-    figures: dict[int, dict] = {}
-    for game_id, pid, seat in links:
-        g = games[game_id]
-        if game_id not in figures:
-            figures[game_id] = game_figures(g.game, json.loads(g.players), sums[game_id])
-        names = json.loads(g.players)
-        if seat >= len(names):
-            continue
-        stats = profiles[pid]
-        kind = stats.kinds.setdefault(g.game, GameKindStats(g.game))
-        kind.add(figures[game_id][names[seat]], bool(sums[game_id]["finished"]))
-        stats.games.append(game_id)
-    return sorted(profiles.values(), key=lambda s: (-s.played, s.player.name_key))
-
-
-def leaders(stats: list[PlayerStats]) -> list[dict]:
-    """Per game kind, who has the best average over finished games: ``[{"game", "title",
-    "players": [name], "average": float, "lowest_wins": bool}]``. The best is the LOWEST
-    average in Mitchi and Mice and Men, the highest (lives left) in Mia."""
-    out = []
-    for game in GAMES:
-        rows = [(s.player.name, s.kinds[game].average) for s in stats
-                if game in s.kinds and s.kinds[game].average is not None]
-        if not rows:
-            continue
-        pick = min if lowest_wins(game) else max
-        best = pick(a for _, a in rows)
-        out.append({"game": game, "title": game_title(game), "players": [n for n, a in rows if a == best],
-                    "average": best, "lowest_wins": lowest_wins(game)})
-    return out

@@ -52,7 +52,7 @@ def _reseat(session: Session, game: Game, seat: int, new: str) -> None:
             log.append((row.seq, data))
     active = [d for _, d in sorted(log, key=lambda x: x[0])]
     try:
-        records.build(records.make_record(game.game, names, json.loads(game.options), active))
+        state = records.build(records.make_record(game.game, names, json.loads(game.options), active))
     except records.ReplayError as err:  # a rename never changes a rule's verdict; refuse all the same
         raise NameProblem(_("game %(game)d would no longer replay: %(problem)s", game=game.id,
                                   problem=err)) from None
@@ -60,7 +60,10 @@ def _reseat(session: Session, game: Game, seat: int, new: str) -> None:
 
     game.content_hash = content_hash(game.game, names, json.loads(game.options), active)  # what it now holds
     game.players = json.dumps(names)
-    game.version += 1
+    game.version += 1  # the stored snapshot (old names) is stale from now on
+    from . import stats
+
+    stats.write_figures(session, game.id, names, stats.game_figures(game.game, names, state.summary()))
     game.updated_at = utcnow()
     session.add(game)
 

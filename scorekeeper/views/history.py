@@ -6,6 +6,7 @@ import json
 from datetime import datetime, timezone
 
 from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
+                   stream_with_context,
                    url_for)
 from flask_babel import format_decimal, format_percent, ngettext
 from flask_babel import gettext as _
@@ -15,6 +16,7 @@ from ..db import get_session
 from ..rules import GAMES
 from ..services import history as hist
 from ..services.groups import current_group
+from ..services import transfer
 from ..web import limiter
 from .games import owned
 
@@ -132,17 +134,14 @@ def game_csv(game_id: int):
 @bp.route("/export")
 @login_required
 def export():
-    """Every game of the account: ``?format=json`` (a list of game records) or ``zip``
+    """Every game of the group: ``?format=json`` (a list of game records) or ``zip``
     (that list, one CSV of every round, and one record file per game)."""
-    session = get_session()
-    as_zip = request.args.get("format") == "zip"
-    items = hist.export_all(session, current_group().id, with_summaries=as_zip)
+    session, group_id = get_session(), current_group().id
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
-    if as_zip:
-        return Response(hist.export_zip(items), mimetype="application/zip",
+    if request.args.get("format") == "zip":  # written as it is read (services/transfer.py)
+        return Response(stream_with_context(transfer.zip_chunks(session, group_id)), mimetype="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="games-{stamp}.zip"'})
-    body = json.dumps([r for _, r, _ in items], indent=1, ensure_ascii=False)
-    return Response(body, mimetype="application/json",
+    return Response(stream_with_context(transfer.json_chunks(session, group_id)), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="games-{stamp}.json"'})
 
 

@@ -31,7 +31,9 @@ def service_worker():
     assets = [static_url(name) for name in ASSETS]
     version = hashlib.sha256("".join(assets).encode()).hexdigest()[:12]
     body = render_template("sw.js", version=version, assets=assets, offline_url=url_for("pwa.offline"))
-    return Response(body, mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
+    response = Response(body, mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
+    response.add_etag()  # revalidated on every check: a 304 while nothing changed
+    return response.make_conditional(request)
 
 
 @bp.route("/offline")
@@ -76,16 +78,17 @@ def manifest():
     """The manifest in the language named by ``?lang=`` (every page links the one of its own
     language, so the URL alone decides and caches keep each language apart); without it, or with
     a language the app does not speak, the request's language (then it varies with the browser's
-    Accept-Language and the login cookie)."""
+    Accept-Language and the login cookie). Revalidated on every use: 304 while unchanged."""
     asked = request.args.get("lang")
     code = asked if valid_language(asked) else language()
     body = json.dumps(manifest_for(code), ensure_ascii=False, indent=1)
     response = Response(body, content_type="application/manifest+json; charset=utf-8")
+    response.cache_control.no_cache = True
     if valid_language(asked):
         response.cache_control.public = True
-        response.cache_control.max_age = 3600
     else:
         response.cache_control.private = True
-        response.cache_control.max_age = 3600
         response.vary.update(("Accept-Language", "Cookie"))
+    response.add_etag()
+    response.make_conditional(request)
     return response

@@ -1,0 +1,89 @@
+"""Static files served by WhiteNoise, with precompressed br and gzip copies.
+
+At start the app copies ``static/`` into a cache folder named after a hash of
+its content (``STATIC_CACHE``, default ``instance/static-cache``) and compresses
+every file there with WhiteNoise's compressor, once per content: later starts
+and the other workers reuse the folder. WhiteNoise then sends each client the
+best encoding it accepts (br, else gzip, else the file itself), with ETag and
+Last-Modified for 304s.
+
+A URL made by :func:`scorekeeper.web.static_url` carries ``?v=<content hash>``;
+when that hash is the file's current one, the answer is cached for a year as
+``immutable``. Any other request of a static file is cached for five minutes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from whitenoise import WhiteNoise
+from whitenoise.compress import Compressor
+from whitenoise.string_utils import decode_path_info
+
+IMMUTABLE = "max-age=31536000, public, immutable"
+SHORT = 300  # seconds, for a static file asked for without its version
+
+
+def content_version(data: bytes) -> str:
+    """The version a static URL carries: the first 10 hex digits of the content's SHA-256."""
+    return hashlib.sha256(data).hexdigest()[:10]
+
+
+def build(source: Path, cache: Path) -> tuple[Path, dict[str, str]]:
+    """The compressed copy of ``source`` under ``cache`` (built if missing) and
+    ``{"/static/<name>": version}`` for every file."""
+    files = sorted(p for p in source.rglob("*") if p.is_file())
+    versions, whole = {}, hashlib.sha256()
+    for p in files:
+        name = p.relative_to(source).as_posix()
+        data = p.read_bytes()
+        versions["/static/" + name] = content_version(data)
+        whole.update(name.encode() + b"\0" + data)
+    target = cache / whole.hexdigest()[:16]
+    if not target.is_dir():
+        cache.mkdir(parents=True, exist_ok=True)
+        tmp = cache / f".{target.name}.{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(source, tmp)
+        compressor = Compressor(quiet=True)
+        for p in sorted(tmp.rglob("*")):
+            if p.is_file() and compressor.should_compress(p.name):
+                compressor.compress(str(p))
+        try:
+            tmp.rename(target)
+        except OSError:  # another worker built the same copy first
+            shutil.rmtree(tmp, ignore_errors=True)
+    return target, versions
+
+
+class StaticFiles(WhiteNoise):
+    """WhiteNoise, plus ``immutable`` for URLs that carry the file's current version."""
+
+    def __init__(self, application, root: Path, versions: dict[str, str]):
+        super().__init__(application, root=str(root), prefix="static/", max_age=SHORT)
+        self.versions = versions
+
+    def __call__(self, environ, start_response):
+        path = decode_path_info(environ.get("PATH_INFO", ""))
+        static_file = self.files.get(path)
+        if static_file is None:
+            return self.application(environ, start_response)
+        asked = parse_qs(environ.get("QUERY_STRING", "")).get("v", [None])[0]
+        if asked is not None and asked == self.versions.get(path):
+            def start(status, headers, exc_info=None):
+                headers = [(k, v) for k, v in headers if k.lower() != "cache-control"]
+                return start_response(status, headers + [("Cache-Control", IMMUTABLE)], exc_info)
+
+            return self.serve(static_file, environ, start)
+        return self.serve(static_file, environ, start_response)
+
+
+def init_app(app) -> None:
+    """Serve ``app.static_folder`` through :class:`StaticFiles` from its compressed copy."""
+    cache = Path(app.config.get("STATIC_CACHE") or Path(app.instance_path) / "static-cache")
+    root, versions = build(Path(app.static_folder), cache)
+    app.wsgi_app = StaticFiles(app.wsgi_app, root, versions)

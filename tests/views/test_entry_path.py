@@ -1,0 +1,221 @@
+"""The entry request: constant work whatever the log's length, snapshots that are only ever
+read as the rules' own data, and a content hash that costs an entry nothing but is right
+whenever an import asks for it."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pickle
+import random
+
+import pytest
+from sqlalchemy import event
+from sqlmodel import select
+
+from scorekeeper.db import get_session
+from scorekeeper.models import Game, GameSnapshot
+from scorekeeper.services import games as service
+
+from ..conftest import HX, new_game
+from .test_snapshots import check_against_replay, mitchi_turns, owner, post
+
+
+def statements(app):
+    """Every SQL statement the app's engine runs, as a list that grows (and the remover)."""
+    seen: list[str] = []
+    engine = app.extensions["scorekeeper.engine"]
+
+    def log(conn, cursor, statement, params, context, executemany):
+        seen.append(" ".join(statement.split()))
+
+    def commit(conn):
+        seen.append("COMMIT")
+
+    event.listen(engine, "before_cursor_execute", log)
+    event.listen(engine, "commit", commit)
+
+    def stop():
+        event.remove(engine, "before_cursor_execute", log)
+        event.remove(engine, "commit", commit)
+
+    return seen, stop
+
+
+def stored_game(app, entries: int) -> int:
+    """A Mitchi game of ``entries`` entries (``start`` and legal turns), stored at once."""
+    with app.app_context():
+        session = get_session()
+        game = service.create_game(session, owner(session), "mitchi", ["Ann", "Ben", "Cat"],
+                                   {"point_limit": 1000},
+                                   [{"type": "start", "player": "Ann"}] + mitchi_turns(700)[:entries - 1])
+        session.commit()
+        return game.id
+
+
+@pytest.mark.parametrize("length", [10, 600])
+def test_an_entry_reads_no_log_and_runs_the_same_statements_at_any_length(app, client, auth, length):
+    """The entry request reads the account, the game, the membership and the snapshot, then
+    claims the version, inserts and stores the snapshot: no read of the log (it was read in
+    full for the content hash, and the last entries and the redo entry were looked up)."""
+    auth.register()
+    game = stored_game(app, length)
+    turns = mitchi_turns(700)
+    assert post(client, game, 0, turns[length - 1]).status_code == 200  # the first one stores the snapshot
+    seen, stop = statements(app)
+    try:
+        r = post(client, game, 1, turns[length])
+    finally:
+        stop()
+    assert r.status_code == 200
+    reads = [s for s in seen if s.upper().startswith("SELECT")]
+    assert not [s for s in reads if " FROM entry" in s], reads
+    assert len(seen) <= 8, seen
+
+
+def test_a_snapshot_naming_any_other_callable_is_not_run_but_rebuilt_from_the_log(app, client, auth,
+                                                                                     tmp_path, monkeypatch):
+    """Bytes in the database that would run code when unpickled are refused; the page is
+    answered from a replay of the log, and the next entry stores a good snapshot again."""
+    auth.register()
+    game = new_game(client, point_limit=100)
+    turns = mitchi_turns(3)
+    for v, entry in enumerate(turns[:4]):
+        assert post(client, game, v, entry).status_code == 200
+    marker = tmp_path / "ran"
+
+    class Evil:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    with app.app_context():
+        session = get_session()
+        snap = session.get(GameSnapshot, game)
+        snap.state = pickle.dumps((Evil(), {}, [], None))
+        session.commit()
+    replays = []
+    real = service.replay
+    monkeypatch.setattr(service, "replay", lambda g, log: replays.append(len(log)) or real(g, log))
+    assert client.get(f"/games/{game}").status_code == 200
+    assert not marker.exists() and replays == [5]
+    assert post(client, game, 4, turns[4]).status_code == 200
+    with app.app_context():
+        session = get_session()
+        check_against_replay(session, session.get(Game, game))
+
+
+def test_an_entry_leaves_the_hash_empty_and_an_import_fills_it_before_looking(app, client, auth):
+    auth.register()
+    game = new_game(client, point_limit=100)
+    assert post(client, game, 0, mitchi_turns(1)[0]).status_code == 200
+    with app.app_context():
+        assert get_session().get(Game, game).content_hash is None
+    record = client.get(f"/games/{game}/record.json").get_json()
+    r = client.post("/import", data={"records": [(io.BytesIO(json.dumps(record).encode()), "r.json")]},
+                    content_type="multipart/form-data")
+    assert "Already here" in client.get(r.headers["Location"]).data.decode()
+    with app.app_context():
+        session = get_session()
+        assert len(session.exec(select(Game)).all()) == 1
+        check_against_replay(session, session.get(Game, game))  # the filled hash equals a fresh one
+
+
+def test_filling_hashes_skips_a_game_that_changed_meanwhile(app, client, auth, monkeypatch):
+    """The hash is written only at the version whose log it was computed from."""
+    auth.register()
+    game = new_game(client, point_limit=100)
+    turns = mitchi_turns(2)
+    assert post(client, game, 0, turns[0]).status_code == 200
+    real = service.content_hash
+    moved = []
+
+    def racing(*args):
+        if not moved:  # another phone's entry lands while the import hashes the old log
+            moved.append(post(client, game, 1, turns[1]).status_code)
+        return real(*args)
+
+    monkeypatch.setattr(service, "content_hash", racing)
+    with app.app_context():
+        session = get_session()
+        assert service.fill_hashes(session, owner(session)) == 1
+        session.commit()
+        assert moved == [200]
+        assert session.get(Game, game).content_hash is None  # not the old log's hash
+    monkeypatch.setattr(service, "content_hash", real)
+    with app.app_context():
+        session = get_session()
+        check_against_replay(session, session.get(Game, game))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_any_sequence_of_entries_undos_redos_and_corrections_keeps_the_snapshot_a_replay(app, auth, seed):
+    """Random walks over add, undo, redo and correct (legal and refused): after every step the
+    snapshot's state, last entries and redo entry equal a replay of the log."""
+    auth.register()
+    rnd = random.Random(seed)
+    turns = mitchi_turns(40)
+    with app.app_context():
+        session = get_session()
+        game = service.create_game(session, owner(session), "mitchi", ["Ann", "Ben", "Cat"],
+                                   {"point_limit": 1000}, [{"type": "start", "player": "Ann"}])
+        session.commit()
+        for _ in range(60):
+            length = len(service.active_entries(session, game))
+            action = rnd.choice(["add", "add", "add", "undo", "redo", "correct", "illegal"])
+            try:
+                if action == "add" and length - 1 < len(turns):
+                    service.add_entry(session, game, turns[length - 1], game.version)
+                elif action == "illegal":
+                    service.add_entry(session, game, {"type": "turn", "player": "Nobody", "hand": [1, 1],
+                                                      "rolls": 1}, game.version)
+                elif action == "undo":
+                    service.undo(session, game, game.version)
+                elif action == "redo":
+                    service.redo(session, game, game.version)
+                elif action == "correct" and length > 1:
+                    seq = rnd.randrange(2, length + 1)  # the same entry again: the log stays legal
+                    service.correct(session, game, seq, turns[seq - 2], game.version)
+            except service.Refused:
+                session.rollback()
+            check_against_replay(session, game)
+            loaded = service._snapshot(session, game)
+            row = service.redo_candidate(session, game, loaded.count)
+            assert loaded.redo == (json.loads(row.data) if row is not None else None)
+
+
+def test_the_write_transaction_holds_only_the_writes_and_a_refusal_writes_nothing(app, client, auth):
+    """Legality is decided on the snapshot before the version claim: from the claim to the
+    commit (SQLite's write lock, PostgreSQL's row lock) only writes run, and a refused entry
+    claims nothing."""
+    auth.register()
+    game = stored_game(app, 300)
+    turns = mitchi_turns(700)
+    for v in range(3):  # the third one ends a round: the seats' figures are written too
+        seen, stop = statements(app)
+        try:
+            assert post(client, game, v, turns[299 + v]).status_code == 200
+        finally:
+            stop()
+        claim = next(i for i, s in enumerate(seen) if s.startswith("UPDATE game SET version"))
+        held = seen[claim:seen.index("COMMIT", claim)]
+        assert held and all(s.split()[0] in ("UPDATE", "INSERT", "DELETE") for s in held), held
+    out_of_turn = next(p for p in ("Ann", "Ben", "Cat") if p != turns[302]["player"])
+    seen, stop = statements(app)
+    try:
+        r = post(client, game, 3, {**turns[302], "player": out_of_turn})
+    finally:
+        stop()
+    assert r.status_code == 422
+    assert not [s for s in seen if s.split()[0] in ("UPDATE", "INSERT", "DELETE")], seen
+
+
+def test_an_entry_does_not_rewrite_the_session_cookie(app, client, auth):
+    """The session cookie is signed and sent back only when it changes: an entry on a game of
+    the current group changes nothing in it."""
+    auth.register()
+    game = new_game(client, point_limit=100)
+    client.get(f"/games/{game}")
+    for v, entry in enumerate(mitchi_turns(2)):
+        r = post(client, game, v, entry)
+        assert r.status_code == 200 and "Set-Cookie" not in r.headers, r.headers.get("Set-Cookie")

@@ -1,0 +1,70 @@
+"""Static files: precompressed br and gzip, immutable on versioned URLs, 304s for the manifest and sw.js."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import brotli
+
+from scorekeeper.web import static_url
+
+
+def versioned(app, name: str) -> str:
+    with app.test_request_context():
+        return static_url(name)
+
+
+def test_versioned_css_and_js_are_immutable_and_precompressed(app, client):
+    for name in ("app.css", "vendor/htmx-2.0.11.min.js"):
+        url = versioned(app, name)
+        raw = (app.static_folder + "/" + name)
+        original = open(raw, "rb").read()
+        br = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+        assert br.status_code == 200 and br.headers["Content-Encoding"] == "br"
+        assert "immutable" in br.headers["Cache-Control"] and "max-age=31536000" in br.headers["Cache-Control"]
+        assert brotli.decompress(br.data) == original
+        gz = client.get(url, headers={"Accept-Encoding": "gzip"})  # a gzip-only client
+        assert gz.headers["Content-Encoding"] == "gzip" and gzip.decompress(gz.data) == original
+        assert len(gz.data) < len(original) / 2
+        plain = client.get(url)
+        assert plain.data == original and "Content-Encoding" not in plain.headers
+
+
+def test_unversioned_or_old_version_is_not_immutable(app, client):
+    url = versioned(app, "app.css")
+    for other in ("/static/app.css", re.sub(r"v=\w+", "v=0123456789", url)):
+        r = client.get(other)
+        assert r.status_code == 200 and "immutable" not in r.headers["Cache-Control"], other
+
+
+def test_versioned_file_revalidates_with_304(app, client):
+    url = versioned(app, "app.js")
+    first = client.get(url)
+    again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_manifest_and_service_worker_revalidate_with_304(client):
+    for path in ("/manifest.webmanifest", "/sw.js"):
+        first = client.get(path)
+        assert first.status_code == 200 and "no-cache" in first.headers["Cache-Control"]
+        etag = first.headers["ETag"]
+        again = client.get(path, headers={"If-None-Match": etag})
+        assert again.status_code == 304, path
+        if "Last-Modified" in first.headers:
+            since = client.get(path, headers={"If-Modified-Since": first.headers["Last-Modified"]})
+            assert since.status_code == 304, path
+
+
+def test_compressed_copy_built_once_per_content(app, tmp_path):
+    from pathlib import Path
+
+    from scorekeeper import static
+
+    cache = tmp_path / "cache"
+    root, versions = static.build(Path(app.static_folder), cache)
+    assert (root / "app.css.br").exists() and (root / "app.css.gz").exists()
+    again, _ = static.build(Path(app.static_folder), cache)
+    assert again == root and len(list(cache.iterdir())) == 1
+    assert versions["/static/app.css"] in versioned(app, "app.css")
