@@ -69,7 +69,7 @@ def password_problem(password: str, name: str) -> str | None:
     if key and (folded == key or (len(key) >= 3 and key in folded)):
         return _("The password must not contain your name. Use 8 characters or more, not your name or "
                  "a common password (a few unusual words together work well).")
-    if zxcvbn(password[:100], user_inputs=[key] if key else [])["score"] < 2:
+    if zxcvbn(password[:72], user_inputs=[key] if key else [])["score"] < 2:  # zxcvbn 4.5 refuses longer
         return _("That password is among the easiest to guess. Use 8 characters or more, not your name "
                  "or a common password (a few unusual words together work well).")
     return None

@@ -252,3 +252,13 @@ def test_migration_gives_every_account_its_own_token(tmp_path):
         assert "uq_user_username_lower" in indexes  # "Ann" and "ann" stay one name
     assert len(set(tokens)) == 2 and all(len(t) >= 40 for t in tokens)
     engine.dispose()
+
+
+def test_a_long_password_is_judged_not_a_server_error(client, auth):
+    """zxcvbn refuses to rate more than 72 characters (ValueError): the rules judge the first 72,
+    so a 100-character password is taken or refused with a message, never a 500."""
+    long_good = "tulip carriage velvet " * 4 + "harbour"
+    assert auth.register(username="ann", password=long_good[:100]).status_code == 303
+    r = client.post("/account/password", data={"current": long_good[:100], "password": "9" * 150,
+                                               "confirm": "9" * 150})
+    assert r.status_code == 400 and b"easiest to guess" in r.data
