@@ -66,7 +66,7 @@ def test_choose_and_games_list_in_german(de):
     new_game(de, players=("Ann", "Ben", "Cat"))
     page = de.get("/").data
     german(page, "Eure Spiele", "Neues Spiel", "1 Spiel ·", "0 Runden · läuft noch", "Weiterspielen",
-           "Spielprotokolle laden", "Alle Spiele")
+           "Spielberichte laden", "Alle Spiele")
     no_english(page, "Your games", "still running", "Play on", "1 game", "All games")
     # The list's filter names Mia as Germans know it; the URL keeps the record name.
     assert 'value="mia"' in page.decode()
@@ -116,7 +116,7 @@ def test_mitchi_round_tie_break_game_over_log_and_correction_in_german(de):
     no_english(r.data, "Game over", "share the win", "takes the pot", "Rematch", "Final scores")
 
     page = de.get(f"/games/{game}").data
-    german(page, "Dem Tisch zeigen", "Kurzregeln", "Ganzer Verlauf", "Spielprotokoll herunterladen",
+    german(page, "Dem Tisch zeigen", "Kurzregeln", "Ganzer Verlauf", "Spielbericht herunterladen",
            "Dieses Spiel entfernen")
     no_english(page, *SHARED_ENGLISH)
     # The words app.js shows after a lost tap or connection come from the page, in German.

@@ -231,8 +231,8 @@ def test_quick_reference_of_a_german_game_describes_its_options_in_german(client
     assert "Dieses Spiel: Reihenfolge: normal · 1 Leben für jeden · zurück beim Würfler: darf weitergeben." in t
     assert "(in diesem Spiel erlaubt) ohne Erhöhung" in t
     assert "Optionen dieses Spiels" in t and "Zurück zum Spiel" in t
-    for words in ("Leben zu Beginn: 1.", "Zurück beim Würfler: darf weitergeben.", "Wertung: Ausscheiden.",
-                  "Nächste Runde beginnt: wer den Becher hatte.", "Gewinner bekommt ein Leben: aus."):
+    for words in ("Leben am Anfang: 1.", "Zurückgeben: darf weitergeben.", "Wertung: Ausscheiden.",
+                  "Die nächste Runde beginnt: wer den Becher hatte.", "Gewinner bekommt ein Leben: aus."):
         assert words in t, words
     for words in ("Starting lives", "may-pass", "elimination", "This game's options", "off."):
         assert words not in t, words
