@@ -15,8 +15,9 @@ import json
 import tempfile
 import zipfile
 from datetime import timezone
-from typing import Iterator
+from typing import Callable, Iterator
 
+from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from ..models import Entry, Game, User
@@ -102,6 +103,23 @@ def json_chunks(session: Session, group_id: int) -> Iterator[str]:
             yield ("\n" if first else ",\n") + record_text(game, active, others, names)
             first = False
     yield "\n]\n"
+
+
+def stream(engine: Engine, chunks: Callable[[Session, int], Iterator], group_id: int) -> Iterator:
+    """``chunks(session, group_id)`` (:func:`zip_chunks` or :func:`json_chunks`) on a session of
+    its own, for a response body that outlives its request.
+
+    The session opens at the first piece asked for and is closed (its read transaction
+    rolled back, its connection back in the pool) when the body ends, fails, or is closed
+    before its end: a WSGI server closes the body when the client goes away. A body
+    closed before it started opens nothing. Without this, the transaction of a body read
+    on the request's session stays "idle in transaction" and holds its locks.
+    """
+    session = Session(engine, expire_on_commit=False)
+    try:
+        yield from chunks(session, group_id)
+    finally:
+        session.close()
 
 
 class _Pipe:
