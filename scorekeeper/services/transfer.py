@@ -17,6 +17,8 @@ import zipfile
 from datetime import timezone
 from typing import Callable, Iterator
 
+import orjson
+
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -26,6 +28,23 @@ from . import games as service
 from .history import BOM, CSV_COLUMNS, csv_cell, csv_rows
 
 BATCH = 200
+
+
+def decode(data: str):
+    """A stored entry's JSON text as Python values (orjson; the standard decoder for the rare
+    text orjson refuses, such as a number beyond 64 bits)."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)
+
+
+def csv_line(row: dict) -> tuple:
+    """A :func:`~.history.csv_rows` row as the CSV line's cells, in :data:`CSV_COLUMNS` order,
+    text cells passed through :func:`~.history.csv_cell` (as :func:`~.history.write_csv`)."""
+    return (row["game_id"], csv_cell(row["game"]), csv_cell(row["played_at"]), row["round"], row["seat"],
+            csv_cell(row["player"]), csv_cell(row["action"]), csv_cell(row["detail"]), row["change"],
+            row["score_after"])
 
 
 def _with_name(data: str, name: str | None) -> str:
@@ -155,8 +174,8 @@ def zip_chunks(session: Session, group_id: int) -> Iterator[bytes]:
     with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as listing, \
             tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as table:
         table.write(BOM)  # as history.write_csv: spreadsheets read the UTF-8 right
-        writer = csv.DictWriter(table, fieldnames=CSV_COLUMNS)
-        writer.writeheader()
+        writer = csv.writer(table)
+        writer.writerow(CSV_COLUMNS)
         listing.write("[")
         first = True
         with zipfile.ZipFile(pipe, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
@@ -166,8 +185,8 @@ def zip_chunks(session: Session, group_id: int) -> Iterator[bytes]:
                     z.writestr(f"records/{game.id}-{game.game}.json", text)
                     listing.write(("\n" if first else ",\n") + text)
                     first = False
-                    summary = service.replay(game, [json.loads(d) for d, _ in active]).summary()
-                    writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in csv_rows(game, summary))
+                    summary = service.replay(game, [decode(d) for d, _ in active]).summary()
+                    writer.writerows(csv_line(row) for row in csv_rows(game, summary))
                 yield pipe.take()
             listing.write("\n]\n")
             for name, handle in (("games.json", listing), ("games.csv", table)):

@@ -36,6 +36,10 @@ def test_export_zip_streams_in_batches_and_matches_each_record(client, auth, mon
         assert record == single  # the single record carries played_at too (main: export_record)
     rows = z.read("games.csv").decode().splitlines()
     assert len({row.split(",")[0] for row in rows[1:]}) == 3
+    # The rounds' CSV is each game's own CSV (a replay of its log), one after the other.
+    singles = [client.get(f"/games/{game_id}.csv").data.decode().splitlines() for game_id in game_ids(client)[::-1]]
+    assert rows[0] == singles[0][0] and rows[1:] == [line for single in singles for line in single[1:]]
+    assert len(rows) > 10
 
 
 def test_export_json_streams_the_same_records(client, auth, monkeypatch):
