@@ -19,7 +19,7 @@ from scorekeeper import create_app
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 
 
-TABLES = ('rate_limit, game_figures, game_snapshot, once_token, invite, membership, game_player, player, entry, '
+TABLES = ('export_round, export_state, rate_limit, game_figures, game_snapshot, once_token, invite, membership, game_player, player, entry, '
           'game, "group", "user"')
 
 

@@ -24,8 +24,9 @@ from sqlmodel import Session, select
 
 from ..models import Entry, Game, User
 from ..rules import record as records
+from . import export_rows
 from . import games as service
-from .history import BOM, CSV_COLUMNS, csv_cell, csv_rows
+from .history import BOM, CSV_COLUMNS
 
 BATCH = 200
 
@@ -37,14 +38,6 @@ def decode(data: str):
         return orjson.loads(data)
     except orjson.JSONDecodeError:
         return json.loads(data)
-
-
-def csv_line(row: dict) -> tuple:
-    """A :func:`~.history.csv_rows` row as the CSV line's cells, in :data:`CSV_COLUMNS` order,
-    text cells passed through :func:`~.history.csv_cell` (as :func:`~.history.write_csv`)."""
-    return (row["game_id"], csv_cell(row["game"]), csv_cell(row["played_at"]), row["round"], row["seat"],
-            csv_cell(row["player"]), csv_cell(row["action"]), csv_cell(row["detail"]), row["change"],
-            row["score_after"])
 
 
 def _with_name(data: str, name: str | None) -> str:
@@ -78,10 +71,12 @@ def record_text(game: Game, active: list[tuple[str, int | None]], others: list[E
             f'"played_at": {played}}}')
 
 
-def batches(session: Session, group_id: int
-            ) -> Iterator[list[tuple[Game, list[tuple[str, int | None]], list[Entry]]]]:
+def batches(session: Session, group_id: int, rounds: bool = False
+            ) -> Iterator[list[tuple[Game, list[tuple[str, int | None]], list[Entry], list[str] | None]]]:
     """The group's games, oldest played first, :data:`BATCH` at a time: ``[(game, active
-    entries' (JSON, entered_by) by position, undone/replaced entries oldest first)]``."""
+    entries' (JSON, entered_by) by position, undone/replaced entries oldest first, the
+    game's stored CSV rounds (:func:`export_rows.stored`) or None: missing, stale, or
+    ``rounds`` not asked for)]``."""
     after = None
     while True:
         stmt = select(Game).where(Game.group_id == group_id)
@@ -102,7 +97,8 @@ def batches(session: Session, group_id: int
         for e in session.exec(select(Entry).where(Entry.game_id.in_(ids), Entry.status != "active")
                               .order_by(Entry.id)):
             others[e.game_id].append(e)
-        yield [(g, active[g.id], others[g.id]) for g in games]
+        texts = export_rows.stored(session, games) if rounds else {}
+        yield [(g, active[g.id], others[g.id], texts.get(g.id)) for g in games]
         session.expunge_all()  # nothing of a sent batch stays in the session
         after = (games[-1].played_at, games[-1].id)
 
@@ -118,7 +114,7 @@ def json_chunks(session: Session, group_id: int) -> Iterator[str]:
     names = account_names(session)
     yield "["
     for batch in batches(session, group_id):
-        for game, active, others in batch:
+        for game, active, others, _ in batch:
             yield ("\n" if first else ",\n") + record_text(game, active, others, names)
             first = False
     yield "\n]\n"
@@ -179,14 +175,18 @@ def zip_chunks(session: Session, group_id: int) -> Iterator[bytes]:
         listing.write("[")
         first = True
         with zipfile.ZipFile(pipe, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
-            for batch in batches(session, group_id):
-                for game, active, others in batch:
+            for batch in batches(session, group_id, rounds=True):
+                for game, active, others, texts in batch:
                     text = record_text(game, active, others, names)
                     z.writestr(f"records/{game.id}-{game.game}.json", text)
                     listing.write(("\n" if first else ",\n") + text)
                     first = False
-                    summary = service.replay(game, [decode(d) for d, _ in active]).summary()
-                    writer.writerows(csv_line(row) for row in csv_rows(game, summary))
+                    players = orjson.loads(game.players)
+                    if texts is None:  # no stored rounds at this version: replay the log
+                        texts = export_rows.round_cells(game.game, players, orjson.loads(game.options),
+                                                        service.replay(game, [decode(d) for d, _ in active])
+                                                        .summary()["rounds"])
+                    table.write(export_rows.csv_lines(game, players, texts, decode))
                 yield pipe.take()
             listing.write("\n]\n")
             for name, handle in (("games.json", listing), ("games.csv", table)):
