@@ -26,17 +26,25 @@ import io
 import json
 from datetime import timezone
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select
 from sqlmodel import Session
 
 from ..models import ExportRound, ExportState, Game
 from ..rules import RULES_VERSION, find_game
 from ..rules.base import GameState, parse_options
 
-_FAST = update(ExportState).where(
-    ExportState.game_id == bindparam("b_game"), ExportState.version == bindparam("b_old"),
-    ExportState.rules == RULES_VERSION, ExportState.rounds == bindparam("b_rounds")).values(
+# Plain Core statements on the tables, built once (an entry runs one or two of them): no
+# ORM objects of these tables are ever loaded, so the ORM's per-statement work is skipped.
+_STATE, _ROUND = ExportState.__table__, ExportRound.__table__
+_FAST = _STATE.update().where(
+    _STATE.c.game_id == bindparam("b_game"), _STATE.c.version == bindparam("b_old"),
+    _STATE.c.rules == RULES_VERSION, _STATE.c.rounds == bindparam("b_rounds")).values(
     version=bindparam("b_version"))
+_MARK = select(_STATE.c.version, _STATE.c.rules, _STATE.c.rounds).where(_STATE.c.game_id == bindparam("b_game"))
+_MOVE = _STATE.update().where(_STATE.c.game_id == bindparam("b_game")).values(
+    version=bindparam("b_version"), rounds=bindparam("b_rounds"))
+_ADD = _ROUND.insert().values(game_id=bindparam("b_game"), position=bindparam("b_position"),
+                              cells=bindparam("b_cells"))
 
 
 def line(cells: list) -> str:
@@ -77,13 +85,14 @@ def round_cells(game: str, players: list[str], options: dict, rounds: list[dict]
 
 
 def _write_all(session: Session, game_id: int, version: int, texts: list[str]) -> None:
-    session.execute(delete(ExportRound).where(ExportRound.game_id == game_id))
-    session.execute(delete(ExportState).where(ExportState.game_id == game_id))
-    session.execute(insert(ExportState), [{"game_id": game_id, "version": version, "rules": RULES_VERSION,
-                                           "rounds": len(texts)}])
+    conn = session.connection()
+    conn.execute(delete(_ROUND).where(_ROUND.c.game_id == game_id))
+    conn.execute(delete(_STATE).where(_STATE.c.game_id == game_id))
+    conn.execute(insert(_STATE), [{"game_id": game_id, "version": version, "rules": RULES_VERSION,
+                                   "rounds": len(texts)}])
     if texts:
-        session.execute(insert(ExportRound), [{"game_id": game_id, "position": i, "cells": t}
-                                              for i, t in enumerate(texts, start=1)])
+        conn.execute(insert(_ROUND), [{"game_id": game_id, "position": i, "cells": t}
+                                      for i, t in enumerate(texts, start=1)])
 
 
 def store(session: Session, game: Game, state: GameState) -> None:
@@ -95,19 +104,20 @@ def store(session: Session, game: Game, state: GameState) -> None:
     entry past the stored rounds' version: it adds the rounds that entry finished, or
     leaves the rounds stale (the export replays) if they were not at that version.
     """
-    players, options = json.loads(game.players), json.loads(game.options)
     played = state.rounds_played
     if not getattr(state.rounds, "dropped", 0):
+        players, options = json.loads(game.players), json.loads(game.options)
         _write_all(session, game.id, game.version,
                    round_cells(game.game, players, options, state.summary()["rounds"]))
         return
-    if session.execute(_FAST, {"b_game": game.id, "b_old": game.version - 1, "b_rounds": played,
-                               "b_version": game.version}).rowcount == 1:
+    conn = session.connection()
+    if conn.execute(_FAST, {"b_game": game.id, "b_old": game.version - 1, "b_rounds": played,
+                            "b_version": game.version}).rowcount == 1:
         return  # the entry finished no round
-    mark = session.execute(select(ExportState.version, ExportState.rules, ExportState.rounds)
-                           .where(ExportState.game_id == game.id)).first()
+    mark = conn.execute(_MARK, {"b_game": game.id}).first()
     if mark is None or mark.version != game.version - 1 or mark.rules != RULES_VERSION or mark.rounds > played:
         return  # not at the version before this entry: stale, the export replays
+    players, options = json.loads(game.players), json.loads(game.options)
     kept = state.summary()["rounds"]  # the last finished rounds, ending with round ``played``
     first = played - len(kept) + 1  # the position of kept[0]
     stored = mark.rounds
@@ -118,10 +128,9 @@ def store(session: Session, game: Game, state: GameState) -> None:
     for rnd in kept[stored - first + 1:]:
         texts.append(round_text(game.game, players, options, rnd, before))
         before = rnd["scores"]
-    session.execute(insert(ExportRound), [{"game_id": game.id, "position": stored + i, "cells": t}
-                                          for i, t in enumerate(texts, start=1)])
-    session.execute(update(ExportState).where(ExportState.game_id == game.id)
-                    .values(version=game.version, rounds=played))
+    conn.execute(_ADD, [{"b_game": game.id, "b_position": stored + i, "b_cells": t}
+                        for i, t in enumerate(texts, start=1)])
+    conn.execute(_MOVE, {"b_game": game.id, "b_version": game.version, "b_rounds": played})
 
 
 def insert_many(session: Session, games: list[tuple[int, str, list[str], dict, list[dict]]]) -> None:
