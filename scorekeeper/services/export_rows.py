@@ -16,7 +16,8 @@ version and rules version are the game's; a game whose rounds are missing or
 stale is replayed there (:func:`round_cells`). A change that replayed the whole
 log (a new game, undo, a correction) writes all its rounds again; an entry applied
 to a snapshot adds only the rounds it finished. Layout of a line: as
-:func:`scorekeeper.services.history.write_csv` writes it (docs/game-record.md, CSV).
+:func:`scorekeeper.services.history.write_csv` writes it; the round dicts are the
+engines' ``summary()["rounds"]`` (docs/game-record.md §Replay).
 """
 
 from __future__ import annotations
