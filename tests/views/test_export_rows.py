@@ -174,3 +174,17 @@ def test_rounds_missing_a_row_are_not_used(app, client, auth):
     with app.extensions["scorekeeper.engine"].begin() as conn:
         conn.execute(text("DELETE FROM export_round WHERE game_id = :g AND position = 2"), {"g": game})
     assert zip_csv(client) == own_csvs(client)
+
+
+def test_a_rename_keeps_the_rounds_current(app, client, auth):
+    """A rename replays each game it touches: the rounds are written at the new version, and
+    the export shows the new name (names are never stored with the rounds)."""
+    from .test_rename_merge import profile_id
+
+    auth.register()
+    game = new_game(client, players=PLAYERS, starter="0", point_limit=100)
+    v = play(client, game, 0, turns(5))
+    assert client.post(f"/players/{profile_id(client, 'Ben')}/rename", data={"name": "Ben, Jr."}).status_code == 303
+    assert stored_state(app, game)[3] == v + 1
+    assert_current(app, client, game)
+    assert '"Ben, Jr."' in "\n".join(zip_csv(client))
