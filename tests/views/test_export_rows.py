@@ -188,3 +188,46 @@ def test_a_rename_keeps_the_rounds_current(app, client, auth):
     assert stored_state(app, game)[3] == v + 1
     assert_current(app, client, game)
     assert '"Ben, Jr."' in "\n".join(zip_csv(client))
+
+
+def test_every_golden_game_entered_one_entry_at_a_time(app, client, auth):
+    """Each golden record that replays (Mitchi, Mia, Mice and Men), entered entry by entry
+    through the service (a new session per entry, so each starts from the snapshot): its
+    stored rounds are at its version and equal a whole replay's after every entry."""
+    from sqlmodel import select
+
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Game, Membership
+    from scorekeeper.services import games as service
+
+    from ..test_migration_figures import goldens
+
+    auth.register()
+    good, _ = goldens()
+    engine = app.extensions["scorekeeper.engine"]
+    grew = set()
+    for record in good:
+        header = records.load_header(record)
+        entries = record["entries"]
+        with app.app_context():
+            s = get_session()
+            group = s.exec(select(Membership)).first().group_id
+            game_id = service.create_game(s, group, record["game"], list(header.players), header.options,
+                                          entries[:1]).id
+            s.commit()
+        for n, entry in enumerate(entries[1:], start=2):
+            with app.app_context():
+                s = get_session()
+                g = s.get(Game, game_id)
+                service.add_entry(s, g, entry, g.version)
+                version, rounds = g.version, g.rounds
+            with engine.connect() as conn:
+                mark = conn.execute(text("SELECT version, rounds FROM export_state WHERE game_id = :g"),
+                                    {"g": game_id}).one()
+            assert tuple(mark) == (version, rounds), (record["game"], n)
+        summary = records.replay(records.make_record(record["game"], list(header.players), header.options, entries))
+        assert stored_texts(app, game_id) == export_rows.round_cells(record["game"], list(header.players),
+                                                                     header.options, summary["rounds"])
+        if len(summary["rounds"]) > 3:
+            grew.add(record["game"])
+    assert grew == {"mitchi", "mia", "mice-and-men"}  # rounds added past the snapshot's kept ones, each game
