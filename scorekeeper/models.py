@@ -251,3 +251,31 @@ class GameFigures(SQLModel, table=True):
     runs: int = 0
     rounds_taken: int = 0
 
+
+
+class ExportState(SQLModel, table=True):
+    """Which version of a game its stored CSV rounds (:class:`ExportRound`) belong to.
+
+    ``version`` and ``rules`` are the game's ``version`` and the rules version when the
+    rounds were written, ``rounds`` how many finished rounds are stored. The export uses
+    the stored rounds only while both still match; otherwise it replays the log.
+    """
+
+    __tablename__ = "export_state"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    version: int
+    rules: int
+    rounds: int
+
+
+class ExportRound(SQLModel, table=True):
+    """One finished round of a game as the export's CSV writes it (``position``: 1-based,
+    ``cells``: JSON ``[round number, [CSV text of action,detail,change,score_after per
+    seat]]``); valid only while :class:`ExportState` matches the game."""
+
+    __tablename__ = "export_round"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    position: int = Field(primary_key=True)
+    cells: str = Field(sa_column=Column(Text, nullable=False))

@@ -12,18 +12,42 @@ import re
 
 import pytest
 from sqlalchemy import create_engine, text
+from sqlalchemy.exc import OperationalError
 
 from scorekeeper import create_app
 
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 
 
+TABLES = ('export_round, export_state, rate_limit, game_figures, game_snapshot, once_token, invite, membership, game_player, player, entry, '
+          'game, "group", "user"')
+
+
 def _empty_postgres(url: str) -> None:
+    """Empty every table. A connection the test left "idle in transaction" would make the
+    TRUNCATE wait for ever: after 10 s such connections are ended, the tables emptied, and
+    the test fails (in its teardown) instead of hanging the suite."""
     engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text('TRUNCATE rate_limit, game_figures, game_snapshot, once_token, invite, membership, game_player, player, entry, game, "group", '
-                          '"user" RESTART IDENTITY CASCADE'))
-    engine.dispose()
+    truncate = text(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("SET LOCAL lock_timeout = '10s'"))
+            conn.execute(truncate)
+    except OperationalError:
+        with engine.begin() as conn:
+            left = conn.execute(text(
+                "SELECT pg_terminate_backend(pid), query FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'")).all()
+        with engine.begin() as conn:
+            conn.execute(truncate)
+        failed = f"the test left {len(left)} connection(s) idle in transaction, last queries: " \
+                 f"{[q[:120] for _, q in left]}"
+    else:
+        failed = None
+    finally:
+        engine.dispose()
+    if failed:
+        pytest.fail(failed, pytrace=False)
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """per game and seat figures, and snapshots of replayed games
 
 Revision ID: figures
-Revises: session_token
+Revises: ratelimit
 Create Date: 2026-11-30
 
 ``game_figures`` is filled here for every existing game (one replay each);

@@ -35,7 +35,7 @@ from ..models import Entry, Game, GameSnapshot, User, utcnow
 from ..rules import RULES_VERSION, find_game
 from ..rules import record as records
 from ..rules.base import N_, GameState, IllegalEntry, Nn_, Phrase, RecordError, RoundLog, RuleError
-from . import stats
+from . import export_rows, stats
 
 #: Entries the game panel lists ("Last entries").
 RECENT = 6
@@ -287,6 +287,7 @@ def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, s
         players = json.loads(game.players)
         summary = summary or loaded.state.summary()
         stats.write_figures(session, game.id, players, stats.figures(players, summary, loaded.sums))
+    export_rows.store(session, game, loaded.state)  # the export's CSV rounds at this version
 
 
 def _mirrored(state: GameState) -> dict:

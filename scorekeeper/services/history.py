@@ -46,6 +46,7 @@ from ..rules.base import parse_options
 from ..rules import record as records
 from ..rules.mia import value_label
 from ..rules.mitchi import MITCHI, hand_name, worst_of
+from . import export_rows
 from . import games as service
 from babel.numbers import format_decimal
 from flask_babel import gettext as _, ngettext, pgettext
@@ -1034,6 +1035,8 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
             seen.add(inc.content_hash)
             fresh.append(inc)
         ids = service.insert_games(session, group_id, [inc.new_game for inc in fresh])
+        export_rows.insert_many(session, [(gid, inc.new_game.name, inc.new_game.players, inc.new_game.options,
+                                           inc.new_game.state.summary()["rounds"]) for gid, inc in zip(ids, fresh)])
         link_many(session, group_id, [(gid, inc.new_game.players) for gid, inc in zip(ids, fresh)])
         session.commit()  # all the games, with their seats, or none
     except IntegrityError:

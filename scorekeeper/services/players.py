@@ -64,6 +64,9 @@ def _reseat(session: Session, game: Game, seat: int, new: str) -> None:
     from . import stats
 
     stats.write_figures(session, game.id, names, stats.game_figures(game.game, names, state.summary()))
+    from .export_rows import store
+
+    store(session, game, state)  # the export's CSV rounds at the new version (a whole replay)
     game.updated_at = utcnow()
     session.add(game)
 

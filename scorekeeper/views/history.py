@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
-from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
-                   stream_with_context,
-                   url_for)
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import format_decimal, format_percent, ngettext
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from ..db import get_session
+from ..db import get_engine, get_session
 from ..rules import GAMES
 from ..services import history as hist
 from ..services.groups import current_group
@@ -136,12 +134,15 @@ def game_csv(game_id: int):
 def export():
     """Every game of the group: ``?format=json`` (a list of game records) or ``zip``
     (that list, one CSV of every round, and one record file per game)."""
-    session, group_id = get_session(), current_group().id
+    group_id = current_group().id
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
-    if request.args.get("format") == "zip":  # written as it is read (services/transfer.py)
-        return Response(stream_with_context(transfer.zip_chunks(session, group_id)), mimetype="application/zip",
+    # The body is read on a session of its own, closed when it ends or the client goes away
+    # (services/transfer.py: stream); the request's session is closed as the view returns.
+    engine = get_engine()
+    if request.args.get("format") == "zip":  # written as it is read
+        return Response(transfer.stream(engine, transfer.zip_chunks, group_id), mimetype="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="games-{stamp}.zip"'})
-    return Response(stream_with_context(transfer.json_chunks(session, group_id)), mimetype="application/json",
+    return Response(transfer.stream(engine, transfer.json_chunks, group_id), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="games-{stamp}.json"'})
 
 

@@ -69,3 +69,39 @@ def test_rename_and_merge_keep_the_figures_of_the_touched_games(app, client, aut
         game = session.get(Game, second)
         loaded = service.load(session, game)
         assert "Annie" in loaded.state.summary()["scores"]
+
+
+def test_players_stats_from_sql_equal_the_stats_of_replayed_games(app, client, auth):
+    """Golden: every golden record that replays, loaded into one account; the stats the
+    players pages read (SQL sums over ``game_figures``) equal the same figures counted game by
+    game from a full replay of each game's log, for every profile and game kind."""
+    from scorekeeper.models import Entry, GamePlayer
+    from scorekeeper.rules import record as records
+
+    from ..test_migration_figures import goldens
+
+    auth.register()
+    good, _ = goldens()
+    assert upload(client, good).status_code in (200, 303)
+    with app.app_context():
+        session = get_session()
+        games = list(session.exec(select(Game)))
+        assert len(games) > 40 and {g.game for g in games} == {"mitchi", "mia", "mice-and-men"}
+        group = games[0].group_id
+        want: dict[int, dict[str, stats.GameKindStats]] = {}
+        for game in games:
+            log = [json.loads(e.data) for e in session.exec(
+                select(Entry).where(Entry.game_id == game.id, Entry.status == "active").order_by(Entry.seq))]
+            names = json.loads(game.players)
+            summary = records.replay(records.make_record(game.game, names, json.loads(game.options), log))
+            figs = stats.game_figures(game.game, names, summary)
+            for gp in session.exec(select(GamePlayer).where(GamePlayer.game_id == game.id)):
+                kinds = want.setdefault(gp.player_id, {})
+                kinds.setdefault(game.game, stats.GameKindStats(game.game)).add(figs[names[gp.seat]],
+                                                                                summary["finished"])
+        got = {s.player.id: s.kinds for s in stats.player_stats(session, group)}
+        assert got == want
+        assert any(k.shared_wins for kinds in got.values() for k in kinds.values())
+        assert any(k.finished < k.played for kinds in got.values() for k in kinds.values())  # running games count
+        one = next(iter(want))
+        assert {s.player.id: s.kinds for s in stats.player_stats(session, group, one)} == {one: want[one]}

@@ -6,6 +6,10 @@ import io
 import json
 import zipfile
 
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
+
 from scorekeeper.services import transfer
 
 from .test_history import game_ids, golden, upload
@@ -32,6 +36,10 @@ def test_export_zip_streams_in_batches_and_matches_each_record(client, auth, mon
         assert record == single  # the single record carries played_at too (main: export_record)
     rows = z.read("games.csv").decode().splitlines()
     assert len({row.split(",")[0] for row in rows[1:]}) == 3
+    # The rounds' CSV is each game's own CSV (a replay of its log), one after the other.
+    singles = [client.get(f"/games/{game_id}.csv").data.decode().splitlines() for game_id in game_ids(client)[::-1]]
+    assert rows[0] == singles[0][0] and rows[1:] == [line for single in singles for line in single[1:]]
+    assert len(rows) > 10
 
 
 def test_export_json_streams_the_same_records(client, auth, monkeypatch):
@@ -43,3 +51,55 @@ def test_export_json_streams_the_same_records(client, auth, monkeypatch):
     body = b"".join(r.response)
     r.close()
     assert r.is_streamed and json.loads(body) == whole and len(whole) == 2
+
+
+def open_transactions(engine) -> int:
+    """Connections of this database other than ours that sit in an open transaction (PostgreSQL)."""
+    with engine.connect() as conn:
+        return conn.execute(text(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'")).scalar()
+
+
+def end_open_transactions(engine) -> None:
+    with engine.connect() as conn:
+        conn.execute(text(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'"))
+
+
+def can_lock_every_table(engine) -> bool:
+    """What the tests' TRUNCATE needs: an exclusive lock on the export's tables, within 2 s."""
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("SET LOCAL lock_timeout = '2s'"))
+            conn.execute(text('LOCK TABLE game, entry, "user" IN ACCESS EXCLUSIVE MODE'))
+        return True
+    except OperationalError:
+        return False
+
+
+@pytest.mark.parametrize("fmt", ["zip", "json"])
+@pytest.mark.parametrize("taken", [None, 1, 0], ids=["read-whole", "gone-after-a-piece", "gone-at-start"])
+def test_export_leaves_no_transaction_open(app, client, auth, monkeypatch, fmt, taken):
+    """However the body ends (read whole, the client gone midway, never read), its database
+    session is closed: no connection stays checked out of the pool, none sits "idle in
+    transaction" on PostgreSQL, and a TRUNCATE's lock is granted at once."""
+    auth.register()
+    upload(client, [golden("mitchi/mitchi-11-shared-win-zero"), golden("mia/mia-5-skip-eliminated-game-end"),
+                    golden("mitchi/mitchi-11-zero-point-winner")])
+    monkeypatch.setattr(transfer, "BATCH", 1)  # the body reads the database between pieces
+    engine = app.extensions["scorekeeper.engine"]
+    r = client.get(f"/export?format={fmt}", buffered=False)
+    body = iter(r.response)
+    pieces = list(body) if taken is None else [next(body) for _ in range(taken)]
+    if taken is None:
+        assert b"".join(pieces)
+    r.close()
+    left = engine.pool.checkedout()
+    if engine.dialect.name == "postgresql":
+        idle, locks = open_transactions(engine), can_lock_every_table(engine)
+        if idle:  # end them, so that a failure here fails this test instead of hanging the next TRUNCATE
+            end_open_transactions(engine)
+        assert (idle, locks) == (0, True)
+    assert left == 0
