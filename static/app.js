@@ -52,7 +52,7 @@
     showOffline(!navigator.onLine);
     var kept = document.documentElement.getAttribute("data-kept-at");
     var when = document.getElementById("offline-when");
-    if (kept && when) when.textContent = " at " + kept;
+    if (kept && when) when.textContent = " " + (when.getAttribute("data-say-at") || "at {time}").replace("{time}", kept);
     document.querySelectorAll("input[data-browser-tz]").forEach(function (el) {
       try { el.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* keep the default */ }
     });
@@ -200,7 +200,7 @@
         });
       })
       .catch(function () {
-        say("Not recorded: this page is out of date. Reload the page and enter it again.");
+        say(words("stale", "Not recorded: this page is out of date. Reload the page and enter it again."));
       });
   });
 

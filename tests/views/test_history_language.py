@@ -38,7 +38,7 @@ def test_mitchi_summary_in_german(app, client, auth):
     for phrase in ("Mo., 30. Nov. 2026, 20:05", "Geteilter Sieg: Ben und Cat", "Endstand", "Höhepunkte",
                    "Größter Pott", "4 Punkte, an Ann in Runde 1", "Die meisten Mitchis", "Ben und Cat: 1",
                    "Kein Stechen", "Punkte nach jeder Runde", "Runde für Runde", "Runde 1.",
-                   "Ann beginnt; Wurflimit 1.", "Ann bekommt den Pott: 4 Punkte.", "Nach Runde 1: Ann 4, Ben 0, Cat 0",
+                   "Ann beginnt; Wurfgrenze 1.", "Ann bekommt den Pott: 4 Punkte.", "Nach Runde 1: Ann 4, Ben 0, Cat 0",
                    "Die wenigsten Punkte gewinnen.", "Spielbericht"):
         assert phrase in page, phrase
     for english in ("Shared win", "Final standings", "Highlights", "Largest pot", "after every round",

@@ -207,7 +207,7 @@ def test_quick_references_in_german(client):
     t = text(r)
     assert title(r) == "Mitchi: Kurzregeln · scorekeeper"
     assert "Würfe, vom besten zum schlechtesten." in t and "6er-Pasch" in t and "Pott:" in t and "Stechen:" in t
-    assert "Ende: sobald jemand die Punktgrenze erreicht (25)." in t
+    assert "Ende: sobald jemand die Punktegrenze erreicht (25)." in t
     assert "double" not in t and "Tie-break" not in t and "Pot:" not in t
 
     r = client.get("/rules/mice-and-men", headers=DE)

@@ -211,7 +211,7 @@ def test_undo_redo_correction_and_practice_refusals_speak_german(client, auth):
     assert r.status_code == 422
     assert ("diese Korrektur würde Eintrag 3 (" in r.data.decode()
             and "ungültig machen: beim Auswürfeln" not in r.data.decode()
-            and "das Wurflimit dieser Runde ist 1, also darf Ben so oft würfeln: nur 1" in r.data.decode())
+            and "die Wurfgrenze dieser Runde ist 1, also darf Ben so oft würfeln: nur 1" in r.data.decode())
     r = client.post(f"/games/{game}/entries/9", data={"version": "2", "type": "turn", "player": "Ann",
                                                       "hand.0": "5", "hand.1": "3", "rolls": "1"})
     assert r.status_code == 422 and "es gibt keinen Eintrag 9; das Protokoll hat 3 Einträge" in r.data.decode()
