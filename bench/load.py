@@ -179,17 +179,43 @@ def login_cookie(base: str) -> str:
 # --- locust ---------------------------------------------------------------------------
 
 
+def entry_count(url: str):
+    """A function that counts the entries stored in the database at ``url`` (read from here, so
+    its cost is not the server's)."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+
+    def count() -> int:
+        with engine.connect() as conn:
+            return conn.execute(text("SELECT count(*) FROM entry")).scalar_one()
+
+    return count
+
+
 def run_locust(server: Server, games: list[int], offset: int, pace: float, tables: int, seconds: int,
-               cookie: str = "") -> dict:
+               cookie: str = "", stored=None) -> dict:
+    """One locust run: ``{"rps", "p50", "p95", "p99", "errors", "count", "cpu", "failures"}``.
+
+    ``cpu`` is the server's CPU ms per entry over the run's steady part (from 2 s after the last
+    table started, when every table has loaded its page): the entries stored meanwhile are
+    counted in the database by ``stored()`` (or, for the bare endpoint, taken from locust)."""
     out = tempfile.mkdtemp(prefix="locust-")
     env = {**os.environ, "LOAD_GAMES": json.dumps(games), "LOAD_OFFSET": str(offset), "LOAD_PACE": str(pace),
            "LOAD_COOKIE": cookie}
-    before = server.cpu()
-    subprocess.run([str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
-                    "-u", str(tables), "-r", str(tables), "-t", f"{seconds}s", "--host", server.base,
-                    "--csv", f"{out}/run", "--only-summary", "--loglevel", "ERROR", "--stop-timeout", "5"],
-                   env=env, capture_output=True, check=False, timeout=seconds + 120)
-    cpu = server.cpu() - before
+    # At table pace each table keeps its own moment in the pace, from 2 s after locust starts
+    # (locustfile.py). The server's CPU counts from the moment the last table sent its first
+    # entry; locust's figures from the moment every table was started (--reset-stats).
+    ramp = pace + 2.0 if pace else 0.0
+    proc = subprocess.Popen([str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
+                             "-u", str(tables), "-r", str(tables), "-t", f"{seconds + ramp:g}s", "--host",
+                             server.base, "--csv", f"{out}/run", "--only-summary", "--loglevel", "ERROR",
+                             "--stop-timeout", "5", "--reset-stats"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(ramp + 3.0 if stored else 0.5)  # locust starting, the tables loading their page and starting
+    before, first = server.cpu(), stored() if stored else 0
+    proc.wait(timeout=seconds + ramp + 120)
+    cpu, last = server.cpu() - before, stored() if stored else None
     with open(f"{out}/run_stats.csv") as f:
         rows = {r["Name"]: r for r in csv.DictReader(f)}
     failures = []
@@ -205,7 +231,7 @@ def run_locust(server: Server, games: list[int], offset: int, pace: float, table
     page = rows.get("page", {})
     return {"rps": float(r["Requests/s"]), "p50": float(r["50%"]), "p95": float(r["95%"]),
             "p99": float(r["99%"]), "errors": errors + int(page.get("Failure Count", 0) or 0), "count": count,
-            "cpu": cpu * 1000 / max(count - errors, 1), "failures": failures}
+            "cpu": cpu * 1000 / max((last - first) if stored else count - errors, 1), "failures": failures}
 
 
 def curve(server: Server, cookie: str, games: dict[int, int], samples: int = 105) -> dict[int, tuple[float, float]]:
@@ -252,6 +278,7 @@ def bench_backend(name: str, url: str, bare: dict, args) -> list[str]:
     games = store_games(url, args.tables)
     server = Server("scorekeeper:create_app()", {"DATABASE_URL": url, "SECRET_KEY": "load"})
     missed = []
+    stored = entry_count(url)
     try:
         cookie = login_cookie(server.base)
         for phase, pace in (("full speed", 0.0), ("table pace", 5.0)):
@@ -259,7 +286,7 @@ def bench_backend(name: str, url: str, bare: dict, args) -> list[str]:
                 # A fresh set of games per phase: each table starts where the kind starts.
                 if phase == "table pace":
                     games = store_games(url, args.tables) | {"curve": games["curve"]}
-                r = run_locust(server, games[kind], offset, pace, args.tables, args.seconds, cookie)
+                r = run_locust(server, games[kind], offset, pace, args.tables, args.seconds, cookie, stored)
                 ratio = r["rps"] / bare[pace]["rps"] if bare[pace]["rps"] else 0.0
                 print(f"{name:8s} {phase:10s} {kind:5s} games: {r['rps']:7.1f} entries/s ({ratio:4.2f} x bare) "
                       f"p50 {r['p50']:5.0f} p95 {r['p95']:5.0f} p99 {r['p99']:5.0f} ms  errors {r['errors']}  "

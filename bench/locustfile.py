@@ -13,6 +13,9 @@ import itertools
 import json
 import os
 import re
+import time
+
+import gevent
 
 from locust import HttpUser, constant, constant_pacing, task
 from tables import AGENT, TURNS
@@ -22,19 +25,27 @@ OFFSET = int(os.environ.get("LOAD_OFFSET", "0"))
 COOKIE = os.environ.get("LOAD_COOKIE", "")
 PACE = float(os.environ.get("LOAD_PACE", "0"))
 _seats = itertools.count()
+#: At table pace, table n of N sends its first entry n/N of a pace after this moment (every
+#: table has loaded its page by then), so the tables keep evenly spread moments in the pace,
+#: as tables that never met would. Locust starts its users in batches; without this, each
+#: batch would send in the same millisecond, every pace, a burst no group of tables makes.
+_START = time.time() + 2.0
 
 
 class Table(HttpUser):
     wait_time = constant_pacing(PACE) if PACE else constant(0)
 
     def on_start(self):
-        self.game = GAMES[next(_seats) % len(GAMES)]
+        self.seat = next(_seats) % len(GAMES)
+        self.game = GAMES[self.seat]
         self.client.headers["Cookie"] = COOKIE
         self.client.headers["User-Agent"] = AGENT
         page = self.client.get(f"/games/{self.game}", name="page").text
         self.client.headers["X-CSRFToken"] = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
         self.client.headers["HX-Request"] = "true"
         self.version = 0
+        if PACE:
+            gevent.sleep(max(0.0, _START + PACE * self.seat / len(GAMES) - time.time()))
 
     @task
     def entry(self):

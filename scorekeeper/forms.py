@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import re
 
-from flask_babel import gettext as _
-from flask_babel import pgettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
@@ -23,6 +21,8 @@ except ImportError:  # pragma: no cover - older WTForms
     def SelectChoice(value, label):  # noqa: N802
         return (value, label)
 
+from .i18n import gettext as _
+from .i18n import pgettext
 from .rules.base import MAX_NUMBER, GameSpec, Option, RecordError
 from .rules.names import MAX_NAME, name_key
 from .words import choice_label, option_help, option_label
@@ -182,7 +182,8 @@ def entry_from_form(form: MultiDict) -> dict:
             raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
                             key=field_word(key), max=MAX_NUMBER))
         if raw not in (None, ""):
-            entry[key] = parse_number(raw, field_word(key))
+            text = raw.strip()  # the field's word is looked up only for the refusal
+            entry[key] = int(text) if _NUMBER.fullmatch(text) else parse_number(raw, field_word(key))
     for key in DICE_KEYS:
         raws = [form[f"{key}.{i}"] for i in range(4) if f"{key}.{i}" in form] or form.getlist(key)
         if raws:

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import request, session
+from flask import g, request, session
+from jinja2 import pass_eval_context
+from markupsafe import Markup
+from babel.support import NullTranslations
 from flask_babel import Babel, get_locale, get_translations, lazy_gettext
 from flask_login import current_user
 
@@ -48,6 +51,44 @@ def select_language() -> str:
     return request.accept_languages.best_match(list(LANGUAGES)) or "en"
 
 
+def catalog():
+    """The request's translations (a ``babel.support.Translations``), looked up once per request.
+
+    Flask-Babel finds them anew on every call (four context look-ups, about 10 µs), and a game
+    panel asks some thirty times (docs/speed.md §Entry path). The catalog is kept where
+    Flask-Babel keeps its own per-request values (``g._flask_babel.babel_translations``), so
+    ``flask_babel.refresh()`` and ``force_locale()`` drop it with the locale.
+    """
+    if not g:  # outside an app context (as Flask-Babel answers there)
+        return NullTranslations()
+    ctx = getattr(g, "_flask_babel", None)
+    found = getattr(ctx, "babel_translations", None)
+    if found is None:
+        found = get_translations()
+        ctx = getattr(g, "_flask_babel", None)
+        if ctx is not None:
+            ctx.babel_translations = found
+    return found
+
+
+def gettext(string: str, **variables) -> str:
+    """Flask-Babel's ``gettext`` (``string`` translated, then ``% variables``) on :func:`catalog`."""
+    found = catalog().ugettext(string)
+    return found % variables if variables else found
+
+
+def ngettext(singular: str, plural: str, num: int, **variables) -> str:
+    """Flask-Babel's ``ngettext`` (``num`` is also ``%(num)d``) on :func:`catalog`."""
+    variables.setdefault("num", num)
+    return catalog().ungettext(singular, plural, num) % variables
+
+
+def pgettext(context: str, string: str, **variables) -> str:
+    """Flask-Babel's ``pgettext`` (``string`` in ``context``) on :func:`catalog`."""
+    found = catalog().upgettext(context, string)
+    return found % variables if variables else found
+
+
 def language() -> str:
     """The current request's language code."""
     return str(get_locale() or "en")
@@ -70,11 +111,11 @@ def translated(message) -> str:
         message = phrase if isinstance(phrase, Phrase) else str(message)
     if not isinstance(message, Phrase):
         return str(message)
-    catalog = get_translations()
+    found = catalog()
     if message.plural is not None:
-        text = catalog.ngettext(message.template, message.plural, message.values.get("count", 0))
+        text = found.ngettext(message.template, message.plural, message.values.get("count", 0))
     else:
-        text = catalog.gettext(message.template)
+        text = found.gettext(message.template)
     if not message.values:
         return text
     values = {k: translated(v) if isinstance(v, Phrase) else v for k, v in message.values.items()}
@@ -84,7 +125,36 @@ def translated(message) -> str:
         return str(message)
 
 
+@pass_eval_context
+def _template_gettext(eval_ctx, string: str, **variables) -> str:
+    """``_()`` in a template: Jinja's newstyle ``gettext`` (docs/speed.md §Entry path)."""
+    found = catalog().ugettext(string)
+    return (Markup(found) if eval_ctx.autoescape else found) % variables
+
+
+@pass_eval_context
+def _template_ngettext(eval_ctx, singular: str, plural: str, num: int, **variables) -> str:
+    """``ngettext()`` in a template: Jinja's newstyle ``ngettext`` (``%(num)d`` is ``num``)."""
+    variables.setdefault("num", num)
+    found = catalog().ungettext(singular, plural, num)
+    return (Markup(found) if eval_ctx.autoescape else found) % variables
+
+
+@pass_eval_context
+def _template_pgettext(eval_ctx, context: str, string: str, **variables) -> str:
+    """``pgettext()`` in a template: Jinja's newstyle ``pgettext``."""
+    variables.setdefault("context", context)
+    found = catalog().upgettext(context, string)
+    return (Markup(found) if eval_ctx.autoescape else found) % variables
+
+
 def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(ROOT / "translations"))
     babel.init_app(app, locale_selector=select_language)
+    # The templates' _(), ngettext(), pgettext(): as Jinja's "newstyle" gettext (autoescaped,
+    # always %-formatted), on the catalog looked up once per request, one call each.
+    app.jinja_env.install_gettext_callables(gettext=gettext, ngettext=ngettext, pgettext=pgettext,
+                                            npgettext=None, newstyle=True)
+    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext,
+                                 ngettext=_template_ngettext, pgettext=_template_pgettext)
     app.jinja_env.globals.update(languages=LANGUAGES, language=language)

@@ -9,6 +9,7 @@ from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from markupsafe import Markup
 
 from .htmx import is_htmx, retarget_headers
 
@@ -155,6 +156,7 @@ def init_app(app) -> None:
     from .services.groups import current_group
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
+                                 die_faces=die_faces,
                                  current_group=current_group, once_field=once.field)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
                                  option_label=option_label, option_help=option_help)
@@ -179,3 +181,21 @@ def static_url(filename: str) -> str:
     if key not in _urls:
         _urls[key] = url_for("static", filename=filename, v=_versions[filename])
     return _urls[key]
+
+
+_faces: dict[tuple[str, str], tuple] = {}
+
+
+def die_faces(cls: str = "") -> tuple:
+    """The six die faces as ``<svg>`` markup, ``faces[n]`` for ``n`` in 1..6 (``faces[0]`` is
+    empty), with the CSS class ``cls``: built once per class and URL root, as a panel shows a
+    dozen dice (one macro call each cost more than the rest of the dice pad)."""
+    from flask import request
+
+    key = (request.script_root, cls)
+    if key not in _faces:
+        sprite = static_url("dice.svg")
+        _faces[key] = (Markup(""),) + tuple(
+            Markup('<svg class="die {}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
+                   '<use href="{}#d{}"/></svg>').format(cls, sprite, n) for n in range(1, 7))
+    return _faces[key]

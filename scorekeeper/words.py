@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
-from flask_babel import pgettext
+from .i18n import gettext as _
+from .i18n import pgettext
 
 
 def game_title(name: str, listed: bool = False) -> str:

@@ -94,3 +94,25 @@ def test_group_and_live_pages_speak_german(app, client, auth):
     r = viewer.post(f"/live/{token}", headers={"Accept-Language": "de", **HX})
     assert "nur zum Ansehen" in r.data.decode()
     assert "Einladungslink erstellen" in client.get("/groups").data.decode()
+
+
+def test_the_catalog_looked_up_once_per_request_follows_a_language_switch(app):
+    """The templates' _() and ngettext() and the code's gettext() take the request's catalog
+    once (scorekeeper.i18n.catalog); force_locale() and refresh() still change it mid-request,
+    and a template's values are escaped as Jinja's own newstyle gettext escapes them."""
+    from flask import render_template_string
+    from flask_babel import force_locale
+
+    from scorekeeper.i18n import gettext, ngettext
+
+    page = "{{ _('Round') }} {{ ngettext('%(num)d point', '%(num)d points', 2) }} {{ _('%(player)s starts', player=who) }}"
+    with app.test_request_context("/", headers={"Accept-Language": "de"}):
+        assert render_template_string(page, who="<b>") == "Runde 2 Punkte &lt;b&gt; fängt an"
+        with force_locale("en"):
+            assert render_template_string(page, who="Ann") == "Round 2 points Ann starts"
+            assert gettext("Round") == "Round"
+            assert ngettext("%(num)d point", "%(num)d points", 1) == "1 point"
+        assert render_template_string(page, who="Ann") == "Runde 2 Punkte Ann fängt an"
+        assert gettext("%(player)s starts", player="<b>") == "<b> fängt an"  # escaped where it is shown
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert render_template_string(page, who="Ann") == "Round 2 points Ann starts"

@@ -12,15 +12,14 @@ from sqlalchemy.exc import IntegrityError
 from .. import forms
 from ..db import get_session
 from ..htmx import client_redirect, is_htmx
-from ..i18n import translated
+from ..i18n import gettext as _
+from ..i18n import ngettext, translated
 from ..models import Game
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
 from ..words import GAME_ALIASES, describe
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from ..services import games as service
 from ..services import groups, history, live, once
 from ..services.groups import current_group
