@@ -11,10 +11,13 @@ its own game through the real htmx form:
 
 - full speed (closed loop: each table sends its next entry as soon as the last
   one is answered), on short games and on games that start at 1,000 entries;
-- table pace (each table one entry every 5 s), on the same two kinds of game.
+- table pace (open loop: each table one entry every 5 s, at a moment of the 5 s of its own,
+  as independent tables send), on the same two kinds of game.
 
 It prints per backend and phase: entries/s and the ratio to the bare endpoint,
-p50/p95/p99 (ms), errors, server CPU per entry (ms); then the entry-cost curve:
+p50/p95/p99 (ms), errors, server CPU per entry (ms: the server processes' CPU time over
+the steady part of the phase, divided by the entries stored meanwhile, counted in the
+database); then the entry-cost curve:
 the median time of an entry on games of 10/100/500/1,000/2,000 entries.
 
 Targets (exit 1 when one is missed): full speed on short games >= 0.25 x the bare
@@ -46,6 +49,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from tables import AGENT, TURNS  # noqa: E402
+
+from scorekeeper.cli import KEEPALIVE, THREADS  # noqa: E402
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 USER, PASSWORD = "loadbench", "quiet tangerine oboe"
@@ -127,12 +132,14 @@ def store_games(url: str, tables: int) -> dict[str, list[int]]:
 
 
 class Server:
-    """gunicorn, 2 workers, 4 threads each, on 127.0.0.1 (the settings of ``scorekeeper serve``)."""
+    """gunicorn, 2 workers, :data:`scorekeeper.cli.THREADS` threads each and its keep-alive, on
+    127.0.0.1 (the settings of ``scorekeeper serve``)."""
 
     def __init__(self, app: str, env: dict):
         self.port = free_port()
         self.proc = subprocess.Popen(
-            [str(BIN / "gunicorn"), "-w", "2", "--threads", "4", "--no-control-socket", "-b",
+            [str(BIN / "gunicorn"), "-w", "2", "--threads", str(THREADS), "--keep-alive", str(KEEPALIVE),
+             "--no-control-socket", "-b",
              f"127.0.0.1:{self.port}", app],
             cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.base = f"http://127.0.0.1:{self.port}"
@@ -203,11 +210,11 @@ def run_locust(server: Server, games: list[int], offset: int, pace: float, table
     out = tempfile.mkdtemp(prefix="locust-")
     env = {**os.environ, "LOAD_GAMES": json.dumps(games), "LOAD_OFFSET": str(offset), "LOAD_PACE": str(pace),
            "LOAD_COOKIE": cookie}
-    # At table pace each table keeps its own moment in the pace, from 2 s after locust starts
-    # (locustfile.py). The server's CPU counts from the moment the last table sent its first
-    # entry; locust's figures from the moment every table was started (--reset-stats).
+    # At table pace each table keeps its own moment in the pace (locustfile.py). The server's
+    # CPU counts from the moment every table has sent its first entry; locust's figures from
+    # the moment every table was started (--reset-stats).
     ramp = pace + 2.0 if pace else 0.0
-    proc = subprocess.Popen([str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
+    proc = subprocess.Popen([str(BIN / "locust"), "-f", str(ROOT / "bench" / os.environ.get("LOCUSTFILE", "locustfile.py")), "--headless",
                              "-u", str(tables), "-r", str(tables), "-t", f"{seconds + ramp:g}s", "--host",
                              server.base, "--csv", f"{out}/run", "--only-summary", "--loglevel", "ERROR",
                              "--stop-timeout", "5", "--reset-stats"],

@@ -12,12 +12,13 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import re
 import time
 
 import gevent
 
-from locust import HttpUser, constant, constant_pacing, task
+from locust import HttpUser, task
 from tables import AGENT, TURNS
 
 GAMES = json.loads(os.environ.get("LOAD_GAMES", "[]"))
@@ -25,15 +26,19 @@ OFFSET = int(os.environ.get("LOAD_OFFSET", "0"))
 COOKIE = os.environ.get("LOAD_COOKIE", "")
 PACE = float(os.environ.get("LOAD_PACE", "0"))
 _seats = itertools.count()
-#: At table pace, table n of N sends its first entry n/N of a pace after this moment (every
-#: table has loaded its page by then), so the tables keep evenly spread moments in the pace,
-#: as tables that never met would. Locust starts its users in batches; without this, each
-#: batch would send in the same millisecond, every pace, a burst no group of tables makes.
-_START = time.time() + 2.0
+#: At table pace each table keeps a moment of its own in the pace (drawn once per seat, evenly
+#: between 0 and one pace), as tables that never met would, and sends one entry at that moment of
+#: every pace (open loop: a slow answer does not move the next entry). Locust's constant_pacing
+#: counts from the moment it started a user, which starts its users in batches: each batch would
+#: then send in the same millisecond, every pace, a burst no group of tables makes.
 
 
 class Table(HttpUser):
-    wait_time = constant_pacing(PACE) if PACE else constant(0)
+    def wait_time(self) -> float:
+        if not PACE:
+            return 0.0
+        self.due += PACE
+        return max(0.0, self.due - time.monotonic())
 
     def on_start(self):
         self.seat = next(_seats) % len(GAMES)
@@ -44,8 +49,8 @@ class Table(HttpUser):
         self.client.headers["X-CSRFToken"] = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
         self.client.headers["HX-Request"] = "true"
         self.version = 0
-        if PACE:
-            gevent.sleep(max(0.0, _START + PACE * self.seat / len(GAMES) - time.time()))
+        self.due = time.monotonic() + random.Random(self.seat).uniform(0.0, PACE)
+        gevent.sleep(max(0.0, self.due - time.monotonic()))
 
     @task
     def entry(self):

@@ -1,5 +1,5 @@
 """Many tables entering at once on long games, against a real server: gunicorn (2 workers,
-4 threads each, as ``scorekeeper serve``) on a real SQLite file (or the test PostgreSQL).
+``THREADS`` threads each, as ``scorekeeper serve``) on a real SQLite file (or the test PostgreSQL).
 
 Each entry decides on the stored snapshot first and holds the database's write lock only
 for its short write transaction, so 50 tables on 1,000-entry games all land, and never a
@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
+from scorekeeper.cli import THREADS
 from scorekeeper.db import get_session, migrate
 
 from .conftest import PG_URL, _empty_postgres
@@ -41,7 +42,7 @@ def server(tmp_path):
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "many-tables", "RATELIMIT_STORAGE_URI": "memory://"}
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-w", "2", "--threads", "4", "--no-control-socket",
+        [sys.executable, "-m", "gunicorn", "-w", "2", "--threads", str(THREADS), "--no-control-socket",
          "-b", f"127.0.0.1:{port}", "scorekeeper:create_app()"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
