@@ -120,6 +120,23 @@ _GAME_OF_MEMBER = select(Game).join(Membership, (Membership.group_id == Game.gro
                                     & (Membership.user_id == bindparam("user"))).where(Game.id == bindparam("game"))
 
 
+_VERSION_OF_MEMBER = select(Game.__table__.c.version, Game.__table__.c.group_id).join(
+    Membership, (Membership.group_id == Game.group_id) & (Membership.user_id == bindparam("user"))).where(
+    Game.id == bindparam("game"))
+
+
+def current_group_id() -> int | None:
+    """The group id the session cookie names as current (None if none), as read, unchecked."""
+    return cookie.get("group_id")
+
+
+def version_of_member(session: Session, user_id: int, game_id: int) -> tuple[int, int] | None:
+    """``(version, group id)`` of game ``game_id`` if the account is a member of its group, else
+    None: what a poll needs to answer "nothing changed", one row of plain columns (no ORM object)."""
+    row = session.connection().execute(_VERSION_OF_MEMBER, {"user": user_id, "game": game_id}).first()
+    return None if row is None else (row[0], row[1])
+
+
 def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
     """The game ``game_id`` if the account is a member of its group, else None (the view answers
     404). A game of another of the account's groups makes that group the current one, so links

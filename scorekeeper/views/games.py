@@ -204,7 +204,10 @@ def _who_entered(session, loaded: service.Loaded) -> str:
 @login_required
 def poll(game_id: int):
     """The panel again when the game moved on (another scorer's entry, undo or correction), else
-    204 with no body; only the game row is read when nothing changed."""
+    204 with no body; only the game's version is read when nothing changed."""
+    seen = groups.version_of_member(get_session(), current_user.id, game_id)
+    if seen is not None and seen == (live.asked_version(request.args.get("v")), groups.current_group_id()):
+        return Response(status=204)
     game = groups.game_of_member(get_session(), current_user.id, game_id)
     if game is None:
         if is_htmx():  # removed from the group while the page was open: say so, leave the page

@@ -185,3 +185,14 @@ def test_the_live_view_shows_the_tie_break_order_and_the_doubled_pot(app, client
     path = turn_on(client, gid)
     page = app.test_client().get(path).data.decode()
     assert "Tie-break: Ben, Ann tied; the pot doubled to 2; they roll in this order: Ben → Ann" in page
+
+
+def test_a_poll_of_another_groups_game_at_its_very_version_is_404(app, client, auth):
+    """The unchanged-poll answer (204, the version alone read) is given to members only."""
+    auth.register()
+    gid = new_game(client)
+    version = version_of(client.get(f"/games/{gid}").data)
+    assert client.get(f"/games/{gid}/poll?v={version}", headers=HX).status_code == 204
+    other = app.test_client()
+    Auth(other).register("zed")
+    assert other.get(f"/games/{gid}/poll?v={version}").status_code == 404
