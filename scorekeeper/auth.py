@@ -144,7 +144,9 @@ def init_app(app) -> None:
 
     @login_manager.unauthorized_handler
     def _unauthorized():
-        target = url_for("auth.login", next=request.full_path if request.method == "GET" else None)
+        # request.full_path ends in "?" when there is no query string: leave it out.
+        here = request.full_path.removesuffix("?")
+        target = url_for("auth.login", next=here if request.method == "GET" else None)
         if is_htmx():
             # Reload the whole page on the login form, never paste it into a panel.
             return client_redirect(url_for("auth.login"), status=401)

@@ -448,6 +448,13 @@ def _refuse(session: Session, game: Game, version: int, message: str, /, **value
     return Stale() if now != version else Refused(message, **values)
 
 
+def _refuse_if_removed(session: Session, game: Game, version: int) -> None:
+    """A removed game takes no change (entry, undo, redo, correction) until it is restored."""
+    if game.removed_at is not None:
+        raise _refuse(session, game, version, N_("this game was removed; restore it (the button below, or "
+                                                 "Account) to enter, undo or correct anything"))
+
+
 def _last_entry(session: Session, game: Game) -> dict | None:
     data = session.exec(select(Entry.data).where(Entry.game_id == game.id, Entry.status == "active")
                         .order_by(Entry.seq.desc()).limit(1)).first()
@@ -468,6 +475,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
         if version is not None and version == game.version - 1 and _last_entry(session, game) == entry:
             raise Stale(repeated=True)
         raise Stale()
+    _refuse_if_removed(session, game, version)
     loaded = load(session, game)
     if game.version != version:
         session.rollback()
@@ -507,6 +515,7 @@ def undo(session: Session, game: Game, version: int | None) -> Loaded:
     """
     if version is None or version != game.version:
         raise Stale()
+    _refuse_if_removed(session, game, version)
     entries = active_entries(session, game)
     if not entries:
         raise _refuse(session, game, version, N_("there is nothing to undo yet"))
@@ -534,6 +543,7 @@ def redo(session: Session, game: Game, version: int | None) -> Loaded:
     """
     if version is None or version != game.version:
         raise Stale()
+    _refuse_if_removed(session, game, version)
     entries = active_entries(session, game)
     old = redo_candidate(session, game, len(entries))
     if old is None:
@@ -568,6 +578,7 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
     """
     if version is None or version != game.version:
         raise Stale()
+    _refuse_if_removed(session, game, version)
     entries = active_entries(session, game)
     if not 1 <= seq <= len(entries):
         raise _refuse(session, game, version, Phrase(*Nn_("there is no entry {seq}; the log has {count} entry",

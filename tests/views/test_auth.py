@@ -94,3 +94,13 @@ def test_a_trailing_space_from_a_phone_keyboard_is_not_part_of_the_name(client, 
     assert r.status_code == 303
     auth.logout()
     assert client.post("/login", data={"username": " alice ", "password": "correct horse"}).status_code == 303
+
+
+def test_a_logged_out_visit_goes_to_the_login_and_then_back_to_the_same_page(client, auth):
+    auth.register()
+    gid = new_game(client)
+    client.post("/logout")
+    r = client.get(f"/games/{gid}")
+    assert r.status_code == 302 and r.headers["Location"] == f"/login?next=/games/{gid}"  # no stray "?"
+    r = client.get(f"/games/{gid}?mode=trail")
+    assert r.headers["Location"] == f"/login?next=/games/{gid}?mode%3Dtrail"

@@ -3,7 +3,7 @@ from the Account page, and keeps its entries."""
 
 from __future__ import annotations
 
-from ..conftest import new_game
+from ..conftest import HX, new_game
 from .test_mitchi_views import post_turn
 
 
@@ -29,3 +29,23 @@ def test_remove_and_restore(client, auth):
     assert r.status_code == 303
     assert "1 game" in client.get("/").data.decode()
     assert "Removed games" not in client.get("/settings").data.decode()
+
+
+def test_a_removed_game_takes_no_entry_undo_redo_or_correction_until_restored(client, auth):
+    """Removed, the game's page still opens (to restore it), but every change is refused with
+    a message saying how to go on, and nothing is written."""
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben"), starter="0")
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)  # Redo would be offered
+    assert client.post(f"/games/{game}/remove").status_code == 303
+    record = client.get(f"/games/{game}/record.json").json
+    turn = {"type": "turn", "player": "Ann", "hand.0": "5", "hand.1": "4", "rolls": "1"}
+    for path, data in ((f"/games/{game}/entries", turn), (f"/games/{game}/undo", {}),
+                       (f"/games/{game}/redo", {}), (f"/games/{game}/entries/1", {**turn, "type": "start"})):
+        r = client.post(path, data={"version": "2", **data}, headers=HX)
+        assert r.status_code == 422, path
+        assert "this game was removed; restore it" in r.data.decode(), path
+    assert client.get(f"/games/{game}/record.json").json == record
+    client.post(f"/games/{game}/restore")
+    assert client.post(f"/games/{game}/redo", data={"version": "2"}, headers=HX).status_code == 200
