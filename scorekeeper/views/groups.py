@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ..db import get_session
+from ..models import User
 from ..services import groups, once
 from ..services.groups import current_group
 from ..web import message_response
@@ -64,7 +65,7 @@ def new():
     timezone = current_group().timezone
 
     def make() -> int:
-        return groups.create_group(session, session.merge(current_user._get_current_object()), name,
+        return groups.create_group(session, session.get(User, current_user.id), name,
                                    timezone).id
 
     try:
