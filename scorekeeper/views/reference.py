@@ -14,6 +14,7 @@ from flask_babel import pgettext
 
 from ..rules import GAMES
 from ..rules.base import GameSpec, RecordError
+from ..words import option_help, option_label
 
 bp = Blueprint("reference", __name__, url_prefix="/rules")
 
@@ -43,55 +44,10 @@ def options_from_query(spec: GameSpec, args) -> tuple[dict, bool]:
     return options, named
 
 
-def _option_texts() -> dict[tuple[str, str], tuple[str, str]]:
-    """``(game, option) -> (label, help)`` in the request's language (docs/rules.md §Options)."""
-    return {
-        ("mitchi", "point_limit"): (
-            _("Point limit"), _("The game ends when anyone reaches this many points; fewest points win.")),
-        ("mia", "lives"): (
-            _("Starting lives"), _("Lives each player starts with; a player with no lives left is out.")),
-        ("mia", "order"): (
-            _("Order of rolls"),
-            _("standard: Mia, doubles 11 (best) to 66, then 65 down to 31; sum: Mia, doubles 66 to 11, "
-              "then by the sum of the pips.")),
-        ("mia", "pass_back"): (
-            _("Pass back"),
-            _("When everyone passed back to the last roller: they must raise to pass, or may pass without "
-              "raising (then the next player may not pass).")),
-        ("mia", "next_starter"): (
-            _("Next round starts with"),
-            _("Who starts the round after a challenge: the challenged cup owner, the challenger, the loser "
-              "or the winner.")),
-        ("mia", "winner_gains_life"): (
-            _("Winner gains a life"), _("The winner of a challenge gains 1 life.")),
-        ("mia", "mia_reverses"): (
-            _("Mia reverses direction"),
-            _("The winner of a challenge of an announced Mia may reverse the direction of play.")),
-        ("mia", "scoring"): (
-            _("Scoring"),
-            _("elimination: the last player with lives wins; bonus-points: a challenge winner gets a bonus "
-              "point and the game ends when anyone has no lives left.")),
-        ("mia", "rolloff"): (
-            _("Roll-off for a tie"),
-            _("With bonus-points: two players still tied at the end play a roll-off instead of sharing "
-              "the win.")),
-        ("mice-and-men", "rounds"): (
-            _("Rounds"), _("The game ends after this many rounds; the fewest penalty points win.")),
-        ("mice-and-men", "opening_range"): (
-            _("Opening range"), _("The lowest and highest penalty the round's first player may open with.")),
-        ("mice-and-men", "run_penalty"): (
-            _("Run penalty"), _("Penalty points a player takes at once for running with the mice.")),
-        ("mice-and-men", "tie"): (
-            _("Tie at the showdown"),
-            _("When several share the lowest score: all of them take the penalty, or none does.")),
-        ("mice-and-men", "first_player"): (
-            _("First player"),
-            _("Who opens each round: the next seat each round, or a player named each round.")),
-    }
-
-
 def _choice_texts() -> dict[str, str]:
-    """A text option's value (its code, as in the game record) -> how it reads in this language."""
+    """A text option's value (its code, as in the game record) -> how it reads in this language,
+    inside a sentence ("the next round begins: whoever had the cup"); the setup form's radio
+    buttons name the same choices in their own words (``words.choice_label``)."""
     return {
         "standard": pgettext("option value", "standard"), "sum": pgettext("option value", "sum"),
         "must-raise": pgettext("option value", "must-raise"), "may-pass": pgettext("option value", "may-pass"),
@@ -107,12 +63,12 @@ def _choice_texts() -> dict[str, str]:
 def option_words(game: str, option, value=None) -> dict[str, str]:
     """How one option of ``game`` (a code name such as ``"mia"``) reads in the request's language:
     ``{"label": ..., "help": ..., "value": ...}``; ``value`` (the option's value, checked by the
-    engine) is shown as "on"/"off", "1 to 10", a choice's words, or the number. An option this
-    table does not know reads as the rules package gives it (English). ``option`` is an
+    engine) is shown as "on"/"off", "1 to 10", a choice's words, or the number. The label and
+    help are the setup form's (:func:`~scorekeeper.words.option_label`). ``option`` is an
     :class:`~scorekeeper.rules.base.Option` or its code name."""
     if isinstance(option, str):
         option = next(o for o in GAMES[game].options if o.name == option)
-    label, help_ = _option_texts().get((game, option.name), (option.label or option.name, option.help))
+    label, help_ = option_label(option), option_help(option)  # the setup form's words
     if option.kind == "bool":
         shown = pgettext("option value", "on") if value else pgettext("option value", "off")
     elif option.kind == "range" and isinstance(value, (list, tuple)) and len(value) == 2:
