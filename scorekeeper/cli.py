@@ -65,8 +65,8 @@ def replay_file(path: str) -> int:
 
 
 #: Threads per gunicorn worker. The work of a request is Python holding the GIL but for its
-#: database calls: two threads keep a worker busy while one waits on the database; four
-#: spent 1 ms of CPU more per entry switching the GIL under load (docs/speed.md §Server).
+#: database calls: two threads keep a worker busy while one waits on the database; four spent
+#: 0.3 to 0.4 ms of CPU more per entry handing the GIL around under load (docs/speed.md §Server).
 THREADS = 2
 #: Seconds an idle connection stays open (gunicorn's default is 2). A phone that enters every
 #: few seconds then reuses its connection (and, behind TLS, its handshake) instead of opening
