@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from live_bench import server_cpu  # noqa: E402
 from tables import AGENT, TURNS  # noqa: E402
 
 from scorekeeper.cli import KEEPALIVE, THREADS  # noqa: E402
@@ -155,17 +156,7 @@ class Server:
 
     def cpu(self) -> float:
         """CPU seconds used so far by the master and its workers."""
-        import psutil
-
-        master = psutil.Process(self.proc.pid)
-        total = 0.0
-        for p in [master, *master.children(recursive=True)]:
-            try:
-                t = p.cpu_times()
-                total += t.user + t.system
-            except psutil.NoSuchProcess:
-                pass
-        return total
+        return server_cpu(self.proc)
 
     def stop(self):
         self.proc.terminate()

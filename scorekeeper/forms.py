@@ -49,8 +49,9 @@ def field_word(key: str) -> str:
             "announced": pgettext("entry field", "announced")}.get(key, key)
 
 
-def parse_number(raw: str, what: str) -> int:
-    """``raw`` (form text: ASCII digits, an optional sign) as an int; raise :class:`BadForm`.
+def parse_number(raw: str, key: str) -> int:
+    """``raw`` (form text of the entry field ``key``: ASCII digits, an optional sign) as an int;
+    raise :class:`BadForm`, naming the field (:func:`field_word`, looked up only then).
 
     The text is checked (at most :data:`MAX_DIGITS` digits, no "٣", "1e3" or "²") before
     ``int()`` ever sees it; the engine checks the range (docs/game-record.md §Ranges).
@@ -58,7 +59,7 @@ def parse_number(raw: str, what: str) -> int:
     text = raw.strip() if isinstance(raw, str) else ""
     if not _NUMBER.fullmatch(text):
         shown = raw[:10] + ("…" if len(raw) > 10 else "") if isinstance(raw, str) else ""
-        raise BadForm(_("%(what)s must be a whole number (digits 0-9), not %(shown)s", what=what,
+        raise BadForm(_("%(what)s must be a whole number (digits 0-9), not %(shown)s", what=field_word(key),
                         shown=repr(shown)))
     return int(text)
 
@@ -182,8 +183,7 @@ def entry_from_form(form: MultiDict) -> dict:
             raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
                             key=field_word(key), max=MAX_NUMBER))
         if raw not in (None, ""):
-            text = raw.strip()  # the field's word is looked up only for the refusal
-            entry[key] = int(text) if _NUMBER.fullmatch(text) else parse_number(raw, field_word(key))
+            entry[key] = parse_number(raw, key)
     for key in DICE_KEYS:
         raws = [form[f"{key}.{i}"] for i in range(4) if f"{key}.{i}" in form] or form.getlist(key)
         if raws:
