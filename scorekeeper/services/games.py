@@ -25,6 +25,7 @@ import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
+from typing import NamedTuple
 
 from sqlalchemy import bindparam, insert, update
 from sqlalchemy.exc import OperationalError
@@ -133,6 +134,13 @@ _ADD_ENTRY = insert(_entries).values(game_id=bindparam("b_game"), seq=bindparam(
                                      entered_by=bindparam("b_by"))
 
 
+class _SnapshotRow(NamedTuple):
+    version: int
+    rules: int
+    entries: int
+    state: bytes
+
+
 def _run(session: Session, statement, params: dict):
     """Run a Core ``statement`` in the session's transaction (begun if none)."""
     return session.connection().execute(statement, params)
@@ -175,11 +183,23 @@ def _thaw(blob: bytes) -> tuple:
     return state, sums, recent, redo
 
 
+def keep_snapshot(session: Session, game_id: int, row: tuple) -> None:
+    """Keep the snapshot row ``(version, rules, entries, state)`` read with game ``game_id`` (in
+    the same query: :func:`scorekeeper.services.groups.game_of_member`) for the session's next
+    :func:`load` of that game, which then reads no row of its own."""
+    session.info[("snapshot", game_id)] = row
+
+
 def _snapshot(session: Session, game: Game) -> Loaded | None:
     """The state stored at the game's current version, or None (missing, stale, other rules,
-    unreadable). One query, whatever the log's length: the last entries and the entry Redo
-    would put back are stored with it."""
-    snap = _run(session, _SNAPSHOT, {"game": game.id}).first()
+    unreadable). One query, whatever the log's length (none when the row was read with the
+    game: :func:`keep_snapshot`): the last entries and the entry Redo would put back are
+    stored with it."""
+    kept = session.info.pop(("snapshot", game.id), None)
+    if kept is not None and kept[0] == game.version:
+        snap = _SnapshotRow(*kept)
+    else:  # none kept, or kept before the game changed (a race lost, then the game refreshed)
+        snap = _run(session, _SNAPSHOT, {"game": game.id}).first()
     if snap is not None and snap.version > game.version:  # the game moved on since its row was read
         session.refresh(game)
     if snap is None or snap.version != game.version or snap.rules != RULES_VERSION:
