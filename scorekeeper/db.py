@@ -58,9 +58,11 @@ def get_engine() -> Engine:
 
 def get_session() -> Session:
     """The request's Session, opened on first use."""
-    if "db_session" not in g:
-        g.db_session = Session(get_engine(), expire_on_commit=False)
-    return g.db_session
+    here = g._get_current_object()  # one look-up through the proxy: a request asks often
+    found = getattr(here, "db_session", None)
+    if found is None:
+        found = here.db_session = Session(get_engine(), expire_on_commit=False)
+    return found
 
 
 def close_session(exc=None) -> None:

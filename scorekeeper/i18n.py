@@ -59,13 +59,15 @@ def catalog():
     Flask-Babel keeps its own per-request values (``g._flask_babel.babel_translations``), so
     ``flask_babel.refresh()`` and ``force_locale()`` drop it with the locale.
     """
-    if not g:  # outside an app context (as Flask-Babel answers there)
+    try:
+        here = g._get_current_object()  # the app context's g: one look-up through the proxy
+    except RuntimeError:  # outside an app context (as Flask-Babel answers there)
         return NullTranslations()
-    ctx = getattr(g, "_flask_babel", None)
+    ctx = getattr(here, "_flask_babel", None)
     found = getattr(ctx, "babel_translations", None)
     if found is None:
         found = get_translations()
-        ctx = getattr(g, "_flask_babel", None)
+        ctx = getattr(here, "_flask_babel", None)
         if ctx is not None:
             ctx.babel_translations = found
     return found

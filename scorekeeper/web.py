@@ -30,6 +30,16 @@ class SessionInterface(SecureCookieSessionInterface):
 #: keeps a handle on ours.
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 HSTS = "max-age=31536000"  # one year, only ever sent over HTTPS
+#: Sent on every answer that does not set them itself.
+SECURITY_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "DENY"),
+    ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                                "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"),
+    ("Permissions-Policy", PERMISSIONS_POLICY),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+)
 
 
 def secure_cookies(response):
@@ -133,20 +143,14 @@ def init_app(app) -> None:
 
     @app.after_request
     def _headers(response):
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-            "base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
-        )
-        response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
-        response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-        if request.is_secure:
-            response.headers.setdefault("Strict-Transport-Security", HSTS)
-        if request.endpoint != "static" and response.mimetype == "text/html":
-            response.headers.setdefault("Cache-Control", "no-store")
+        headers = response.headers
+        have = {name.lower() for name, _value in headers.items()}  # one pass, not one per header
+        extra = [(name, value) for name, value in SECURITY_HEADERS if name.lower() not in have]
+        if "strict-transport-security" not in have and request.is_secure:
+            extra.append(("Strict-Transport-Security", HSTS))
+        if "cache-control" not in have and request.endpoint != "static" and response.mimetype == "text/html":
+            extra.append(("Cache-Control", "no-store"))
+        headers.extend(extra)
         return response
 
     from .services import once
@@ -156,7 +160,7 @@ def init_app(app) -> None:
     from .services.groups import current_group
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
-                                 die_faces=die_faces,
+                                 die_faces=die_faces, fragment=fragment,
                                  current_group=current_group, once_field=once.field)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
                                  option_label=option_label, option_help=option_help)
@@ -199,3 +203,22 @@ def die_faces(cls: str = "") -> tuple:
             Markup('<svg class="die {}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
                    '<use href="{}#d{}"/></svg>').format(cls, sprite, n) for n in range(1, 7))
     return _faces[key]
+
+
+_fragments: dict[tuple, Markup] = {}
+#: Fragments kept at most (a few per game, language and entry form); all dropped when full.
+MAX_FRAGMENTS = 512
+
+
+def fragment(key: tuple, make, *args) -> Markup:
+    """``make(*args)`` (a template macro whose markup depends on ``args`` alone, ``key`` naming
+    the macro and those arguments) built once per key and URL root, then kept: the dice pad's
+    fieldsets are the same in every panel of a language (docs/speed.md §Entry path). Keeps at
+    most :data:`MAX_FRAGMENTS` (all dropped when full: whatever the keys, memory stays bounded)."""
+    full = (request.script_root, key)
+    found = _fragments.get(full)
+    if found is None:
+        if len(_fragments) >= MAX_FRAGMENTS:
+            _fragments.clear()
+        found = _fragments[full] = Markup(make(*args))
+    return found

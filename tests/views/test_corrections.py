@@ -92,3 +92,8 @@ def test_mitchi_correction_uses_die_faces_and_rolls(client, auth):
     assert 'type="number"' not in page
     assert 'name="hand.0" value="6" required checked' in page and 'name="hand.1" value="3" required checked' in page
     assert re.findall(r'name="rolls" value="(\d)"', page) == ["1", "2", "3"]
+    # The dice pad is built once and kept (web.fragment): the game's own pad, after the
+    # correction page, has nothing chosen, and the correction page keeps its faces chosen.
+    assert " checked" not in client.get(f"/games/{game}").data.decode()
+    again = correction_page(client, game, 2)
+    assert 'name="hand.0" value="6" required checked' in again and 'name="hand.1" value="3" required checked' in again
