@@ -207,7 +207,7 @@ def die_faces(cls: str = "") -> tuple:
 
 _fragments: dict[tuple, Markup] = {}
 #: Fragments kept at most (a few per game, language and entry form); all dropped when full.
-MAX_FRAGMENTS = 512
+MAX_FRAGMENTS = 2048
 
 
 def fragment(key: tuple, make, *args) -> Markup:

@@ -97,3 +97,25 @@ def test_mitchi_correction_uses_die_faces_and_rolls(client, auth):
     assert " checked" not in client.get(f"/games/{game}").data.decode()
     again = correction_page(client, game, 2)
     assert 'name="hand.0" value="6" required checked' in again and 'name="hand.1" value="3" required checked' in again
+
+
+def test_last_entries_follow_a_correction_and_the_language(app, client, auth, monkeypatch):
+    """Each line of "Last entries" is built once and kept (web.fragment), by game, position,
+    language and entry: a corrected entry and another language still show as they are."""
+    # A description that reads the same in both languages: only the language tells them apart.
+    describe = app.jinja_env.globals["describe"]
+    monkeypatch.setitem(app.jinja_env.globals, "describe",
+                        lambda e: "Ann: 6-3 in 2" if e.get("hand") == [6, 3] else describe(e))
+    auth.register()
+    game = new_game(client)
+    client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "player": "Ann",
+                                                "hand.0": "6", "hand.1": "3", "rolls": "2"})
+    page = client.get(f"/games/{game}").data.decode()
+    assert "Ann: 6-3 in 2" in page and 'aria-label="Correct entry 2">correct</a>' in page
+    assert client.post("/language", data={"language": "de"}).status_code == 303
+    page = client.get(f"/games/{game}").data.decode()
+    assert 'aria-label="Eintrag 2 korrigieren">korrigieren</a>' in page and ">correct</a>" not in page
+    assert client.post("/language", data={"language": "en"}).status_code == 303
+    assert correct(client, game, 2, 1, type="turn", player="Ann", hand_0=5, hand_1=4, rolls=1).status_code == 303
+    page = client.get(f"/games/{game}").data.decode()
+    assert "Ann: 5-4 in 1" in page and "Ann: 6-3 in 2" not in page
