@@ -95,6 +95,9 @@ def test_mitchi_correction_uses_die_faces_and_rolls(client, auth):
     # The dice pad is built once and kept (web.fragment): the game's own pad, after the
     # correction page, has nothing chosen, and the correction page keeps its faces chosen.
     assert " checked" not in client.get(f"/games/{game}").data.decode()
+    # A value sent by its own button (here the rolls) is marked current, as a picked face is checked.
+    assert re.findall(r'name="rolls" value="(\d)" aria-current="true"', page) == ["2"]
+    assert "aria-current" not in client.get(f"/games/{game}").data.decode()
     again = correction_page(client, game, 2)
     assert 'name="hand.0" value="6" required checked' in again and 'name="hand.1" value="3" required checked' in again
 
@@ -119,3 +122,22 @@ def test_last_entries_follow_a_correction_and_the_language(app, client, auth, mo
     assert correct(client, game, 2, 1, type="turn", player="Ann", hand_0=5, hand_1=4, rolls=1).status_code == 303
     page = client.get(f"/games/{game}").data.decode()
     assert "Ann: 5-4 in 1" in page and "Ann: 6-3 in 2" not in page
+
+
+def test_a_correction_marks_the_values_sent_by_their_own_button(client, auth):
+    """The last die of a Mia challenge and the penalty of a Mice and Men opening are sent by the
+    button of their value: on the correction page that button is marked current."""
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
+    table.announce("Ann", 43)
+    table.challenge("Ben", [6, 1])
+    page = correction_page(client, table.game, 3)
+    assert 'name="cup.0" value="6" required checked' in page
+    assert re.findall(r'name="cup.1" value="(\d)" aria-current="true"', page) == ["1"]
+    page = correction_page(client, table.game, 2)  # Ann's announcement: its value's button
+    assert re.findall(r'name="value" value="(\d+)"[^>]*aria-current="true"', page) == ["43"]
+
+    game = new_game(client, "mice-and-men", players=("Ann", "Ben", "Cat", "Dan"), starter="0", rounds=2)
+    play(client, game, [("announce", "Ann", {"penalty": 3})])
+    page = correction_page(client, game, 2)
+    assert re.findall(r'name="penalty" value="(\d+)" aria-current="true"', page) == ["3"]
