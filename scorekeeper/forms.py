@@ -197,8 +197,9 @@ def entry_from_form(form: MultiDict) -> dict:
 
 def prefill(entry: dict) -> dict:
     """The entry form's field values that show ``entry`` (the inverse of :func:`entry_from_form`):
-    ``{"hand.0": 6, "hand.1": 3, "rolls": 2, "player": "Ann", ...}``."""
-    values: dict = {}
+    ``{"type": "turn", "hand.0": 6, "hand.1": 3, "rolls": 2, "player": "Ann", ...}`` (the type
+    tells which of a page's forms is the entry's own)."""
+    values: dict = {"type": entry.get("type")}
     for key, value in entry.items():
         if key in DICE_KEYS and isinstance(value, list):
             values.update({f"{key}.{i}": d for i, d in enumerate(value)})

@@ -74,6 +74,7 @@ def test_mice_and_men_correction_run_and_join(client, auth):
     play(client, game, [("announce", "Ann", {"penalty": 3}), ("join", "Ben", {})])
     page = correction_page(client, game, 3)
     assert "Run with the mice" in page and "Join the men" in page and "Lead the men" in page
+    assert re.findall(r'aria-current="true">([^<]+)<', page) == ["Join the men"]  # the entry's own
     r = correct(client, game, 3, 2, type="run", player="Ben")
     assert r.status_code == 303
     record = client.get(f"/games/{game}/record.json").json
@@ -136,8 +137,31 @@ def test_a_correction_marks_the_values_sent_by_their_own_button(client, auth):
     assert re.findall(r'name="cup.1" value="(\d)" aria-current="true"', page) == ["1"]
     page = correction_page(client, table.game, 2)  # Ann's announcement: its value's button
     assert re.findall(r'name="value" value="(\d+)"[^>]*aria-current="true"', page) == ["43"]
+    other = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
+    other.announce("Ann", 43)
+    other.pass_("Ben")  # a pass without raising: its own button, and no value of the announce
+    page = correction_page(client, other.game, 3)
+    assert re.findall(r'aria-current="true">([^<]+)<', page) == ["Ben passes: holds 43"]
 
     game = new_game(client, "mice-and-men", players=("Ann", "Ben", "Cat", "Dan"), starter="0", rounds=2)
     play(client, game, [("announce", "Ann", {"penalty": 3})])
     page = correction_page(client, game, 2)
     assert re.findall(r'name="penalty" value="(\d+)" aria-current="true"', page) == ["3"]
+
+
+def test_who_starts_is_corrected_with_its_own_buttons(client, auth):
+    """A roll-off die marks the die, not the player who rolled it as starter; a Mice and Men game's
+    starter, set up with the game, can be named again on its correction page."""
+    from scorekeeper.forms import ROLLOFF
+
+    auth.register()
+    game = new_game(client, starter=ROLLOFF)
+    client.post(f"/games/{game}/entries", data={"version": "0", "type": "startroll", "player": "Ann", "die": "4"})
+    page = correction_page(client, game, 1)
+    assert re.findall(r'value="([^"]+)" aria-current="true"', page) == ["4"]
+
+    game = new_game(client, "mice-and-men", players=("Kim", "Lou", "Max", "Ned"), starter="1", rounds=2)
+    page = correction_page(client, game, 1)
+    assert re.findall(r'name="player" value="([^"]+)" aria-current="true"', page) == ["Lou"]
+    assert correct(client, game, 1, 0, type="start", player="Max").status_code == 303
+    assert plain(client.get(f"/games/{game}/record.json").json["entries"][0]) == {"type": "start", "player": "Max"}
