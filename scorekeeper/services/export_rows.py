@@ -27,7 +27,7 @@ import io
 import json
 from datetime import timezone
 
-from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy import ColumnElement, Update, bindparam, delete, insert, select
 from sqlmodel import Session
 
 from ..models import ExportRound, ExportState, Game
@@ -37,10 +37,6 @@ from ..rules.base import GameState, parse_options
 # Plain Core statements on the tables, built once (an entry runs one or two of them): no
 # ORM objects of these tables are ever loaded, so the ORM's per-statement work is skipped.
 _STATE, _ROUND = ExportState.__table__, ExportRound.__table__
-_FAST = _STATE.update().where(
-    _STATE.c.game_id == bindparam("b_game"), _STATE.c.version == bindparam("b_old"),
-    _STATE.c.rules == RULES_VERSION, _STATE.c.rounds == bindparam("b_rounds")).values(
-    version=bindparam("b_version"))
 _MARK = select(_STATE.c.version, _STATE.c.rules, _STATE.c.rounds).where(_STATE.c.game_id == bindparam("b_game"))
 _MOVE = _STATE.update().where(_STATE.c.game_id == bindparam("b_game")).values(
     version=bindparam("b_version"), rounds=bindparam("b_rounds"))
@@ -96,7 +92,19 @@ def _write_all(session: Session, game_id: int, version: int, texts: list[str]) -
                                       for i, t in enumerate(texts, start=1)])
 
 
-def store(session: Session, game: Game, state: GameState) -> None:
+def fast_mark(game: ColumnElement, old: ColumnElement, new: ColumnElement, rounds: ColumnElement) -> Update:
+    """The statement that moves game ``game``'s stored rounds from version ``old`` to ``new``
+    when they are at ``rounds`` finished rounds and the current rules (an entry that finished
+    no round); it matches no row otherwise. :func:`store` runs it on its own, or an entry's
+    path runs it inside its one write (then pass :func:`store` ``marked``)."""
+    return _STATE.update().where(_STATE.c.game_id == game, _STATE.c.version == old,
+                                 _STATE.c.rules == RULES_VERSION, _STATE.c.rounds == rounds).values(version=new)
+
+
+_FAST = fast_mark(bindparam("b_game"), bindparam("b_old"), bindparam("b_version"), bindparam("b_rounds"))
+
+
+def store(session: Session, game: Game, state: GameState, marked: bool | None = None) -> None:
     """Bring the game's stored rounds to ``state`` at the game's (new) ``version``, in the
     caller's transaction; no commit.
 
@@ -104,6 +112,8 @@ def store(session: Session, game: Game, state: GameState) -> None:
     ``rounds`` a :class:`~scorekeeper.rules.base.RoundLog` with rounds left out) is one
     entry past the stored rounds' version: it adds the rounds that entry finished, or
     leaves the rounds stale (the export replays) if they were not at that version.
+    ``marked``: whether :func:`fast_mark` already ran in this transaction and matched its
+    row (None: not run yet).
     """
     played = state.rounds_played
     if not getattr(state.rounds, "dropped", 0):
@@ -112,8 +122,10 @@ def store(session: Session, game: Game, state: GameState) -> None:
                    round_cells(game.game, players, options, state.summary()["rounds"]))
         return
     conn = session.connection()
-    if conn.execute(_FAST, {"b_game": game.id, "b_old": game.version - 1, "b_rounds": played,
-                            "b_version": game.version}).rowcount == 1:
+    if marked is None:
+        marked = conn.execute(_FAST, {"b_game": game.id, "b_old": game.version - 1, "b_rounds": played,
+                                      "b_version": game.version}).rowcount == 1
+    if marked:
         return  # the entry finished no round
     mark = conn.execute(_MARK, {"b_game": game.id}).first()
     if mark is None or mark.version != game.version - 1 or mark.rules != RULES_VERSION or mark.rounds > played:
