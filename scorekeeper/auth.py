@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 from urllib.parse import urlsplit
 
-from sqlalchemy import bindparam, func
+from sqlalchemy import func
 from sqlmodel import select
 from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask import session as cookie
@@ -132,12 +132,6 @@ class Account(UserMixin):
         return f"{self.id}:{self.session_token}"
 
 
-# Every request loads its account: the statement is built once (building it cost more than running it).
-_USERS = User.__table__
-_USER = select(_USERS.c.id, _USERS.c.username, _USERS.c.language, _USERS.c.session_token).where(
-    _USERS.c.id == bindparam("id"))
-
-
 def init_app(app) -> None:
     from .web import secure_cookies
 
@@ -153,10 +147,11 @@ def init_app(app) -> None:
         user_id, sep, token = cookie_id.partition(":")
         if not sep or not user_id.isdigit() or int(user_id) >= 2**31:
             return None
-        row = get_session().connection().execute(_USER, {"id": int(user_id)}).first()
+        # On a game's routes the game is read in the same statement (groups.load_account).
+        row = groups.load_account(get_session(), int(user_id))
         if row is None or not hmac.compare_digest(row.session_token.encode(), token.encode()):
             return None
-        return Account(*row)
+        return Account(*row[:4])
 
     @login_manager.unauthorized_handler
     def _unauthorized():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import g, session as cookie
+from flask import g, request, session as cookie
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import bindparam
@@ -139,20 +139,74 @@ def current_group_id() -> int | None:
 def version_of_member(session: Session, user_id: int, game_id: int) -> tuple[int, int] | None:
     """``(version, group id)`` of game ``game_id`` if the account is a member of its group, else
     None: what a poll needs to answer "nothing changed", one row of plain columns (no ORM object)."""
+    kept = session.info.pop(("version_of_member", user_id, game_id), _NOT_KEPT)
+    if kept is not _NOT_KEPT:  # read with the account (load_account)
+        return kept
     row = session.connection().execute(_VERSION_OF_MEMBER, {"user": user_id, "game": game_id}).first()
     return None if row is None else (row[0], row[1])
+
+
+_USERS = User.__table__
+#: The account's own columns, which every signed-in request reads (Flask-Login's loader, in
+#: :mod:`scorekeeper.auth`): id, username, language, session token.
+ACCOUNT = (_USERS.c.id, _USERS.c.username, _USERS.c.language, _USERS.c.session_token)
+_ACCOUNT = select(*ACCOUNT).where(_USERS.c.id == bindparam("id"))
+_MEMBER_OF_ITS_GROUP = (select(Membership.id)
+                        .where(Membership.group_id == Game.group_id, Membership.user_id == _USERS.c.id).exists())
+_ACCOUNT_AND_GAME = (select(*ACCOUNT, Game, _SNAP.version, _SNAP.rules, _SNAP.entries, _SNAP.state)
+                     .select_from(_USERS)
+                     .outerjoin(Game, (Game.id == bindparam("game")) & _MEMBER_OF_ITS_GROUP)
+                     .outerjoin(GameSnapshot, GameSnapshot.game_id == Game.id)
+                     .where(_USERS.c.id == bindparam("id")))
+_ACCOUNT_AND_VERSION = (select(*ACCOUNT, Game.__table__.c.version, Game.__table__.c.group_id)
+                        .select_from(_USERS)
+                        .outerjoin(Game, (Game.id == bindparam("game")) & _MEMBER_OF_ITS_GROUP)
+                        .where(_USERS.c.id == bindparam("id")))
+#: The routes whose first read is the game of their ``game_id`` (:func:`game_of_member`), and
+#: the live poll, whose first read is the game's version (:func:`version_of_member`).
+_READ_WITH_ACCOUNT = {"games.play", "games.add_entry", "games.undo", "games.redo", "games.correct"}
+_POLL = "games.poll"
+_NOT_KEPT = object()
+
+
+def load_account(session: Session, user_id: int):
+    """The account's row (the :data:`ACCOUNT` columns first), or None if there is none.
+
+    On the page of a game, its entry, undo, redo and correction routes, the same statement
+    reads the game of the URL's ``game_id`` as :func:`game_of_member` reads it (the live poll:
+    as :func:`version_of_member` reads it, version and group only), with the same membership
+    check, and keeps it for that call, which then reads nothing: one statement where there
+    were two, before every entry and every poll. Anything else kept is ignored."""
+    game_id = (request.view_args or {}).get("game_id")
+    endpoint = request.endpoint
+    if not isinstance(game_id, int) or not 0 < game_id < 2**31 or (
+            endpoint != _POLL and endpoint not in _READ_WITH_ACCOUNT):
+        return session.connection().execute(_ACCOUNT, {"id": user_id}).first()
+    params = {"id": user_id, "game": game_id}
+    if endpoint == _POLL:
+        row = session.connection().execute(_ACCOUNT_AND_VERSION, params).first()
+        if row is not None:
+            session.info[("version_of_member", user_id, game_id)] = None if row[4] is None else (row[4], row[5])
+    else:
+        row = session.execute(_ACCOUNT_AND_GAME, params).first()
+        if row is not None:
+            session.info[("game_of_member", user_id, game_id)] = tuple(row[4:])
+    return row
 
 
 def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
     """The game ``game_id`` if the account is a member of its group, else None (the view answers
     404). A game of another of the account's groups makes that group the current one, so links
-    kept from before still open."""
-    row = session.execute(_GAME_OF_MEMBER, {"user": user_id, "game": game_id}).first()
-    if row is None:
+    kept from before still open. Reads nothing when the account's own read already read it
+    (:func:`load_account`)."""
+    row = session.info.pop(("game_of_member", user_id, game_id), _NOT_KEPT)
+    if row is _NOT_KEPT:
+        row = session.execute(_GAME_OF_MEMBER, {"user": user_id, "game": game_id}).first()
+    if row is None or row[0] is None:
         return None
     game = row[0]
-    if row.version is not None:
-        keep_snapshot(session, game.id, row[1:])
+    if row[1] is not None:  # the snapshot's version: a snapshot is stored
+        keep_snapshot(session, game.id, tuple(row[1:]))
     if cookie.get("group_id") != game.group_id:  # only then: a poll must not rewrite the cookie
         cookie["group_id"] = game.group_id
         g.pop("current_group", None)

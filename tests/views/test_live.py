@@ -196,3 +196,19 @@ def test_a_poll_of_another_groups_game_at_its_very_version_is_404(app, client, a
     other = app.test_client()
     Auth(other).register("zed")
     assert other.get(f"/games/{gid}/poll?v={version}").status_code == 404
+
+
+def test_an_unchanged_poll_reads_the_account_and_the_version_in_one_statement(app, client, auth):
+    """A scorer's phone polls every two seconds: the account and the game's version (with the
+    membership check) are one statement (groups.load_account), and nothing else runs."""
+    from .test_entry_path import statements
+
+    auth.register()
+    gid = new_game(client)
+    version = version_of(client.get(f"/games/{gid}").data)
+    seen, stop = statements(app)
+    try:
+        assert client.get(f"/games/{gid}/poll?v={version}", headers=HX).status_code == 204
+    finally:
+        stop()
+    assert len(seen) == 1 and "FROM user LEFT OUTER JOIN game" in seen[0].replace('"', ""), seen
