@@ -89,6 +89,9 @@ def serve(host: str, port: int, workers: int) -> int:
             self.cfg.set("threads", THREADS)
             self.cfg.set("keepalive", KEEPALIVE)
             self.cfg.set("accesslog", "-")
+            # gunicorn's control socket (unused here) is one path per account: a second
+            # server on the same machine would take it over from the first.
+            self.cfg.set("control_socket_disable", True)
 
         def load(self):
             return app

@@ -124,3 +124,24 @@ def test_replay_output_is_one_json_object_with_a_round_per_line():
     assert lines[0] == "{" and lines[-1] == "}"
     assert sum(1 for line in lines if line.startswith('  {"number": ')) == 10
     assert len(json.loads(p.stdout)["rounds"]) == 10
+
+
+def test_serve_runs_gunicorn_without_its_control_socket(tmp_path, monkeypatch):
+    """`scorekeeper serve` sets gunicorn up as the README says (bind, workers, threads,
+    keep-alive) with no control socket: gunicorn's is one path per account, so a second server
+    on the same machine would take it over from the first."""
+    from gunicorn.app.base import BaseApplication
+
+    from scorekeeper import cli
+
+    seen = {}
+
+    def run(self):  # instead of serving: what the server was set up with
+        seen.update({key: self.cfg.settings[key].get() for key in
+                     ("bind", "workers", "threads", "keepalive", "control_socket_disable")})
+
+    monkeypatch.setattr(BaseApplication, "run", run)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'serve.sqlite3'}")
+    assert cli.serve("127.0.0.1", 5399, 3) == 0
+    assert seen == {"bind": ["127.0.0.1:5399"], "workers": 3, "threads": cli.THREADS,
+                    "keepalive": cli.KEEPALIVE, "control_socket_disable": True}
