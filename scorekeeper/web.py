@@ -56,6 +56,15 @@ def secure_cookies(response):
     return response
 
 
+#: The answer to a failed request whose error page fails too (the database does not answer, so
+#: neither the account nor its language can be read): no template, no database, no words to look up.
+SERVER_ERROR_PAGE = ('<!doctype html><html lang="en"><meta charset="utf-8">'
+                     '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                     '<title>Server error · scorekeeper</title><h1>Server error</h1>'
+                     '<p role="alert">Something went wrong on the server; nothing was saved. '
+                     'Reload the page and try again in a moment.</p><p><a href="/">Back to your games</a></p>')
+
+
 def message_response(message: str, status: int, title: str | None = None):
     """A refusal: the message in place for htmx (a fragment), else a small page."""
     if is_htmx():
@@ -134,8 +143,12 @@ def init_app(app) -> None:
 
     @app.errorhandler(500)
     def _server_error(err):
-        return message_response(_("Something went wrong on the server; nothing was saved. "
-                                  "Reload the page and try again."), 500, _("Server error"))
+        try:
+            return message_response(_("Something went wrong on the server; nothing was saved. "
+                                      "Reload the page and try again."), 500, _("Server error"))
+        except Exception:  # the page failed too: its header reads the account, from the database
+            app.logger.exception("the error page could not be rendered")  # (down, or restarting)
+            return SERVER_ERROR_PAGE, 500, {"Content-Type": "text/html; charset=utf-8"}
 
     @app.errorhandler(413)
     def _too_large(err):
