@@ -151,7 +151,7 @@ def init_app(app) -> None:
         row = groups.load_account(get_session(), int(user_id))
         if row is None or not hmac.compare_digest(row.session_token.encode(), token.encode()):
             return None
-        return Account(*row[:4])
+        return Account(*row[:len(groups.ACCOUNT)])
 
     @login_manager.unauthorized_handler
     def _unauthorized():

@@ -120,13 +120,15 @@ def switch_to(session: Session, user_id: int, group_id: int) -> Group:
 _SNAP = GameSnapshot.__table__.c
 #: The game joined to the account's membership of its group, and its stored snapshot (if any),
 #: which the game's page or its next entry reads (services.games.load): one query for both.
-_GAME_OF_MEMBER = (select(Game, _SNAP.version, _SNAP.rules, _SNAP.entries, _SNAP.state)
+_GAME_AND_SNAPSHOT = (Game, _SNAP.version, _SNAP.rules, _SNAP.entries, _SNAP.state)
+_GAME_OF_MEMBER = (select(*_GAME_AND_SNAPSHOT)
                    .join(Membership, (Membership.group_id == Game.group_id) & (Membership.user_id == bindparam("user")))
                    .outerjoin(GameSnapshot, GameSnapshot.game_id == Game.id)
                    .where(Game.id == bindparam("game")))
 
 
-_VERSION_OF_MEMBER = select(Game.__table__.c.version, Game.__table__.c.group_id).join(
+_VERSION_AND_GROUP = (Game.__table__.c.version, Game.__table__.c.group_id)
+_VERSION_OF_MEMBER = select(*_VERSION_AND_GROUP).join(
     Membership, (Membership.group_id == Game.group_id) & (Membership.user_id == bindparam("user"))).where(
     Game.id == bindparam("game"))
 
@@ -153,12 +155,12 @@ ACCOUNT = (_USERS.c.id, _USERS.c.username, _USERS.c.language, _USERS.c.session_t
 _ACCOUNT = select(*ACCOUNT).where(_USERS.c.id == bindparam("id"))
 _MEMBER_OF_ITS_GROUP = (select(Membership.id)
                         .where(Membership.group_id == Game.group_id, Membership.user_id == _USERS.c.id).exists())
-_ACCOUNT_AND_GAME = (select(*ACCOUNT, Game, _SNAP.version, _SNAP.rules, _SNAP.entries, _SNAP.state)
+_ACCOUNT_AND_GAME = (select(*ACCOUNT, *_GAME_AND_SNAPSHOT)
                      .select_from(_USERS)
                      .outerjoin(Game, (Game.id == bindparam("game")) & _MEMBER_OF_ITS_GROUP)
                      .outerjoin(GameSnapshot, GameSnapshot.game_id == Game.id)
                      .where(_USERS.c.id == bindparam("id")))
-_ACCOUNT_AND_VERSION = (select(*ACCOUNT, Game.__table__.c.version, Game.__table__.c.group_id)
+_ACCOUNT_AND_VERSION = (select(*ACCOUNT, *_VERSION_AND_GROUP)
                         .select_from(_USERS)
                         .outerjoin(Game, (Game.id == bindparam("game")) & _MEMBER_OF_ITS_GROUP)
                         .where(_USERS.c.id == bindparam("id")))
@@ -176,7 +178,7 @@ def load_account(session: Session, user_id: int):
     reads the game of the URL's ``game_id`` as :func:`game_of_member` reads it (the live poll:
     as :func:`version_of_member` reads it, version and group only), with the same membership
     check, and keeps it for that call, which then reads nothing: one statement where there
-    were two, before every entry and every poll. Anything else kept is ignored."""
+    were two, before every entry and every poll."""
     game_id = (request.view_args or {}).get("game_id")
     endpoint = request.endpoint
     if not isinstance(game_id, int) or not 0 < game_id < 2**31 or (
@@ -186,11 +188,12 @@ def load_account(session: Session, user_id: int):
     if endpoint == _POLL:
         row = session.connection().execute(_ACCOUNT_AND_VERSION, params).first()
         if row is not None:
-            session.info[("version_of_member", user_id, game_id)] = None if row[4] is None else (row[4], row[5])
+            version, group = row[len(ACCOUNT):]
+            session.info[("version_of_member", user_id, game_id)] = None if version is None else (version, group)
     else:
         row = session.execute(_ACCOUNT_AND_GAME, params).first()
         if row is not None:
-            session.info[("game_of_member", user_id, game_id)] = tuple(row[4:])
+            session.info[("game_of_member", user_id, game_id)] = tuple(row[len(ACCOUNT):])
     return row
 
 
