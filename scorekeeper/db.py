@@ -1,6 +1,7 @@
 """The database: one engine per app, one Session per request on ``flask.g``.
 
-SQLite gets WAL, foreign keys on and a busy timeout on every connection.
+SQLite gets WAL, foreign keys on and a busy timeout on every connection; a PostgreSQL
+connection is checked on checkout by the request's own ``BEGIN`` (:func:`_begin_as_ping`).
 Migrations run through :func:`migrate` on a plain connection (see
 ``migrations/env.py``): a batch migration with ``foreign_keys=ON`` would
 cascade deletes when it rebuilds a parent table.

@@ -9,7 +9,7 @@ from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .htmx import is_htmx, retarget_headers
 
@@ -56,13 +56,16 @@ def secure_cookies(response):
     return response
 
 
-#: The answer to a failed request whose error page fails too (the database does not answer, so
-#: neither the account nor its language can be read): no template, no database, no words to look up.
-SERVER_ERROR_PAGE = ('<!doctype html><html lang="en"><meta charset="utf-8">'
-                     '<meta name="viewport" content="width=device-width, initial-scale=1">'
-                     '<title>Server error · scorekeeper</title><h1>Server error</h1>'
-                     '<p role="alert">Something went wrong on the server; nothing was saved. '
-                     'Reload the page and try again in a moment.</p><p><a href="/">Back to your games</a></p>')
+def server_error_page() -> str:
+    """The answer to a failed request whose error page fails too (the database does not answer,
+    so neither the account nor its language can be read): no template, no database, no words
+    looked up; in English."""
+    home = escape(request.script_root + "/")
+    return ('<!doctype html><html lang="en"><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<title>Server error · scorekeeper</title><h1>Server error</h1>'
+            '<p role="alert">Something went wrong on the server; nothing was saved. '
+            f'Reload the page and try again in a moment.</p><p><a href="{home}">Back to your games</a></p>')
 
 
 def message_response(message: str, status: int, title: str | None = None):
@@ -148,7 +151,7 @@ def init_app(app) -> None:
                                       "Reload the page and try again."), 500, _("Server error"))
         except Exception:  # the page failed too: its header reads the account, from the database
             app.logger.exception("the error page could not be rendered")  # (down, or restarting)
-            return SERVER_ERROR_PAGE, 500, {"Content-Type": "text/html; charset=utf-8"}
+            return server_error_page(), 500, {"Content-Type": "text/html; charset=utf-8"}
 
     @app.errorhandler(413)
     def _too_large(err):

@@ -48,3 +48,4 @@ def test_a_database_that_does_not_answer_gets_a_plain_error_page(failing, monkey
     page = r.data.decode()
     assert r.status_code == 500 and r.headers["Content-Type"].startswith("text/html")
     assert "Something went wrong on the server; nothing was saved." in page and "New game" not in page
+    assert '<a href="/">' in page  # the app's root (behind a proxy: its script root)
