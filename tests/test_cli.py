@@ -142,6 +142,7 @@ def test_serve_runs_gunicorn_without_its_control_socket(tmp_path, monkeypatch):
 
     monkeypatch.setattr(BaseApplication, "run", run)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'serve.sqlite3'}")
+    monkeypatch.setenv("SECRET_KEY", "serve-test")  # else one is made and kept in the checkout's instance/
     assert cli.serve("127.0.0.1", 5399, 3) == 0
     assert seen == {"bind": ["127.0.0.1:5399"], "workers": 3, "threads": cli.THREADS,
                     "keepalive": cli.KEEPALIVE, "control_socket_disable": True}
