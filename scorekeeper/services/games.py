@@ -321,6 +321,16 @@ def _mirrored(state: GameState) -> dict:
     return {"finished": state.finished, "rounds": state.rounds_played, "winners": json.dumps(list(state.winners))}
 
 
+def _claimed_values(version: int, state: GameState | None, content_hash: str | None = None) -> dict:
+    """What claiming ``version`` writes on the game's row (both claims: :func:`_claim` and the
+    entry's one write): the next version and the time, and with ``state`` its mirror
+    (:func:`_mirrored`) and ``content_hash``."""
+    values = {"version": version + 1, "updated_at": utcnow()}
+    if state is not None:
+        values.update(_mirrored(state), content_hash=content_hash)
+    return values
+
+
 def _claim(session: Session, game: Game, version: int | None, state: GameState | None = None,
            log: list | None = None) -> None:
     """Compare-and-set the game's version (and mirror ``state`` and the content hash of the
@@ -328,14 +338,13 @@ def _claim(session: Session, game: Game, version: int | None, state: GameState |
     :class:`Stale` if another change came first. Opens the short write transaction."""
     if version is None:
         raise Stale()
-    values = {"version": version + 1, "updated_at": utcnow()}
+    # An entry leaves the hash empty (computing it reads the whole log): the next import of the
+    # group fills it (fill_hashes); undo, redo and corrections have the log at hand.
+    values = _claimed_values(version, state, None if state is None or log is None else _game_hash(game, log))
     if state is None:
         stmt = update(Game).where(Game.id == game.id, Game.version == version).values(**values)
         params = None
     else:
-        # An entry leaves the hash empty (computing it reads the whole log): the next import
-        # of the group fills it (fill_hashes); undo, redo and corrections have the log at hand.
-        values.update(_mirrored(state), content_hash=None if log is None else _game_hash(game, log))
         stmt = _CLAIM
         params = {"b_game": game.id, "b_version": version, "b_new_version": version + 1,
                   "b_updated_at": values["updated_at"], "b_finished": values["finished"],
@@ -411,7 +420,7 @@ def _write_entry(session: Session, game: Game, version: int, loaded: Loaded, ent
     update the snapshot (``loaded`` as it now stands) and the export's mark, in one statement
     (:data:`_ENTRY_WRITE`); raise :class:`Stale` as :func:`_claim`."""
     state = loaded.state
-    values = {"version": version + 1, "updated_at": utcnow(), **_mirrored(state), "content_hash": None}
+    values = _claimed_values(version, state)  # the content hash left for the next import
     blob = _freeze(loaded)
     row = _run(session, _ENTRY_WRITE, {
         "w_game": game.id, "w_old": version, "w_new": version + 1, "w_at": values["updated_at"],
