@@ -104,6 +104,29 @@ def refuse_bad_input():
     return None
 
 
+def skip_unlimited_requests(app) -> None:
+    """Take flask-limiter's check off the requests no limit applies to (docs/speed.md §Entry path).
+
+    Every limit here is a route's own (``@limiter.limit``), which that route checks as it is
+    called; the app sets no default, application or blueprint limit, which only the check
+    flask-limiter runs before every request would apply. That check cost every entry and every
+    live poll about 0.1 ms for nothing: it is removed. Raises :class:`RuntimeError` if a limit
+    that needs it is set (it would then be needed), or if flask-limiter no longer registers it
+    that way (an upgrade: look again)."""
+    if not limiter.enabled:  # RATELIMIT_ENABLED off (the tests): flask-limiter registered nothing
+        return
+    limits = limiter.limit_manager
+    if limits._default_limits or limits._application_limits or limits._blueprint_limits or limiter._meta_limits:
+        raise RuntimeError("a default, application or blueprint rate limit needs flask-limiter's check "
+                           "before every request: drop skip_unlimited_requests")
+    hooks = app.before_request_funcs.setdefault(None, [])
+    check = limiter._check_request_limit
+    if check not in hooks:
+        raise RuntimeError("flask-limiter's check before every request is not where it was: see "
+                           "web.skip_unlimited_requests")
+    hooks.remove(check)
+
+
 def init_app(app) -> None:
     # First of all before_request hooks: nothing else reads a body this refuses.
     app.before_request(refuse_bad_input)
@@ -121,6 +144,7 @@ def init_app(app) -> None:
 
     ratelimit.configure(app)
     limiter.init_app(app)
+    skip_unlimited_requests(app)
 
     @app.errorhandler(429)
     def _too_many(err):
