@@ -165,3 +165,24 @@ def test_who_starts_is_corrected_with_its_own_buttons(client, auth):
     assert re.findall(r'name="player" value="([^"]+)" aria-current="true"', page) == ["Lou"]
     assert correct(client, game, 1, 0, type="start", player="Max").status_code == 303
     assert plain(client.get(f"/games/{game}/record.json").json["entries"][0]) == {"type": "start", "player": "Max"}
+
+
+def test_mia_value_buttons_are_kept_by_all_they_show(client, auth):
+    """Mia's value buttons are built once and kept (web.fragment) by choices, legend, order,
+    language and the corrected entry's own value: a correction page's current value never shows
+    in a game's panel that offers the same buttons, and the correction page keeps it."""
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
+    table.announce("Ann", 43)
+    page = correction_page(client, table.game, 2)  # Ann rolls and announces: every value
+    current = re.findall(r'name="value" value="(\d+)"[^>]*aria-current="true"', page)
+    assert current == ["43"]
+    other = new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0")  # Ann rolls and announces
+    panel = client.get(f"/games/{other}").data.decode()
+    assert "Ann rolls and announces" in panel and 'name="value" value="43"' in panel
+    assert "aria-current=\"true\"" not in panel.split('name="value"', 1)[1]
+    assert re.findall(r'name="value" value="(\d+)"[^>]*aria-current="true"', correction_page(client, table.game, 2)) == ["43"]
+    # The sum order shows each value's sum: a game in that order gets its own buttons.
+    summed = new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", order="sum")
+    assert "<small>(7)</small>" in client.get(f"/games/{summed}").data.decode()
+    assert re.search(r"<small>\(\d+\)</small>", client.get(f"/games/{other}").data.decode()) is None
