@@ -5,7 +5,10 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from scorekeeper.ratelimit import DatabaseStorage
+from scorekeeper.web import limiter, skip_unlimited_requests
 
 
 def test_database_store_counts_windows_and_concurrent_hits(app, database_url):
@@ -44,8 +47,6 @@ def test_login_limit_counts_in_the_database(make_app):
 def test_only_the_limited_routes_run_the_limiter(make_app, monkeypatch):
     """flask-limiter's check before every request is taken off (web.skip_unlimited_requests):
     a page or an entry runs no limiter code; the login's own limit still counts (above)."""
-    from scorekeeper.web import limiter
-
     app = make_app(RATELIMIT_ENABLED=True)
     calls = []
     identify = limiter.identify_request  # the first thing flask-limiter's every check does
@@ -54,15 +55,14 @@ def test_only_the_limited_routes_run_the_limiter(make_app, monkeypatch):
     assert client.get("/games/1").status_code == 302 and calls == []  # to the login page
     client.post("/login", data={"username": "ann", "password": "wrong password"})
     assert calls  # the route's own check
+    # Should flask-limiter register its check elsewhere (an upgrade), the app says so at start.
+    with pytest.raises(RuntimeError, match="not where it was"):
+        skip_unlimited_requests(app)  # already taken off
     app.extensions["scorekeeper.engine"].dispose()
 
 
 def test_a_limit_for_every_route_keeps_the_check(make_app):
     """A default limit needs the check before every request: the app refuses to start without it."""
-    import pytest
-
-    from scorekeeper.web import limiter
-
     try:
         with pytest.raises(RuntimeError, match="default, application or blueprint"):
             make_app(RATELIMIT_ENABLED=True, RATELIMIT_DEFAULT="100 per day")
