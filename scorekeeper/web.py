@@ -168,6 +168,16 @@ def init_app(app) -> None:
         return message_response(_("There is no such page, or it belongs to another group."), 404,
                                 _("Not found"))
 
+    @app.errorhandler(405)
+    def _wrong_method(err):
+        # A page opened with POST, or a form's address opened as a page: the app's own page,
+        # with the methods the address takes (HTTP asks for the Allow header).
+        response = app.make_response(message_response(
+            _("This address does not take a %(method)s request; use the app's own buttons and links. "
+              "Nothing was saved.", method=request.method), 405, _("Not done")))
+        response.headers["Allow"] = ", ".join(sorted(err.valid_methods or ()))
+        return response
+
     @app.errorhandler(500)
     def _server_error(err):
         try:

@@ -285,6 +285,24 @@ def test_a_json_body_is_a_415_even_nested_100000_deep(make_app, url):
     app.extensions["scorekeeper.engine"].dispose()
 
 
+def test_a_wrong_method_gets_the_apps_page_and_changes_nothing(app, client, auth):
+    """A page posted to, or a form's address opened as a page: 405 on the app's own page (in the
+    account's language, for htmx in the message area), with the Allow header."""
+    auth.register()
+    gid = new_game(client)
+    before = stored(app)
+    r = client.post(f"/games/{gid}/table")
+    assert r.status_code == 405 and r.headers["Allow"] == "GET, HEAD, OPTIONS"
+    page = r.data.decode()
+    assert "does not take a POST request" in page and 'href="/' in page and "Method Not Allowed" not in page
+    r = client.get(f"/games/{gid}/entries", headers={"HX-Request": "true"})
+    assert r.status_code == 405 and "POST" in r.headers["Allow"] and r.headers["HX-Retarget"] == "#messages"
+    assert "does not take a GET request" in r.data.decode()
+    assert client.post("/language", data={"language": "de"}).status_code == 303
+    assert "nimmt keine POST-Anfrage an" in client.post(f"/games/{gid}/table").data.decode()
+    assert stored(app) == before
+
+
 def test_nul_in_any_text_is_refused_and_changes_nothing(app, client, auth):
     auth.register()
     gid = new_game(client)
