@@ -9,6 +9,7 @@ from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from jinja2 import pass_context
 from markupsafe import Markup, escape
 
 from .htmx import is_htmx, retarget_headers
@@ -210,7 +211,7 @@ def init_app(app) -> None:
     from .services.groups import current_group
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
-                                 die_faces=die_faces, fragment=fragment,
+                                 die_faces=die_faces, fragment=fragment, current_mark=current_mark,
                                  current_group=current_group, once_field=once.field)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
                                  option_label=option_label, option_help=option_help)
@@ -253,6 +254,22 @@ def die_faces(cls: str = "") -> tuple:
             Markup('<svg class="die {}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
                    '<use href="{}#d{}"/></svg>').format(cls, sprite, n) for n in range(1, 7))
     return _faces[key]
+
+
+_CURRENT = Markup(' aria-current="true"')
+
+
+@pass_context
+def current_mark(context, key: str, value, kind: str | None = None) -> Markup | str:
+    """`` aria-current="true"`` for the button that sends ``value`` in ``key`` when the page is a
+    correction of an entry (the template's ``prefill``, :func:`scorekeeper.forms.prefill`) that
+    has that value (and, if given, is of type ``kind``), else "". A function, not a macro: a
+    Mia panel asks for forty buttons, and a macro call costs several times more
+    (docs/speed.md §Entry path)."""
+    prefill = context.get("prefill")
+    if prefill and (kind is None or prefill.get("type") == kind) and prefill.get(key) == value:
+        return _CURRENT
+    return ""
 
 
 _fragments: dict[tuple, Markup] = {}
