@@ -31,7 +31,7 @@ from .i18n import _l
 from .htmx import client_redirect, is_htmx
 from .models import User, new_session_token
 from .services import groups, once
-from .web import limiter, message_response
+from .web import limiter, message_response, too_many_message, too_many_response
 
 bp = Blueprint("auth", __name__)
 login_manager = LoginManager()
@@ -205,6 +205,17 @@ def _account_key() -> str:
 #: school's proxy, is not locked out by one person).
 ACCOUNT_LIMIT, ADDRESS_LIMIT = "10 per minute", "30 per minute"
 
+
+def refused(response) -> bool:
+    """Whether a try counts toward the login and password-change limits: only a refused one
+    does (a wrong password, a form with errors: 400). A right password adds nothing, so a
+    table logging in on six phones in a minute, or one person on three, is never held back
+    (README, ``TRUSTED_PROXIES``).
+
+    flask-limiter's ``deduct_when``: before the view it checks that one more try is left,
+    after it counts this one if ``refused(response)``."""
+    return response.status_code >= 400
+
 _dummy_hash: list[str] = []
 
 
@@ -263,8 +274,8 @@ def register():
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(ACCOUNT_LIMIT, key_func=_account_key, methods=["POST"])
-@limiter.limit(ADDRESS_LIMIT, key_func=_address_key, methods=["POST"])
+@limiter.limit(ACCOUNT_LIMIT, key_func=_account_key, methods=["POST"], deduct_when=refused)
+@limiter.limit(ADDRESS_LIMIT, key_func=_address_key, methods=["POST"], deduct_when=refused)
 def login():
     """Log in."""
     form = LoginForm()
@@ -279,6 +290,17 @@ def login():
         form.password.errors.append(_("Wrong name or password."))
     status = 400 if form.is_submitted() else 200
     return render_template("auth/login.html", form=form), status
+
+
+@bp.errorhandler(429)
+def _too_many(err):
+    """A login past its limit: the login form again (the name kept), saying to wait; any other
+    route of this blueprint: the app's own answer (web.too_many_response)."""
+    if request.endpoint != "auth.login" or is_htmx():
+        return too_many_response(message_response(too_many_message(), 429, _("Slow down")))
+    form = LoginForm(formdata=None, username=request.form.get("username", "")[:40])
+    form.password.errors = [too_many_message()]
+    return too_many_response((render_template("auth/login.html", form=form), 429))
 
 
 @bp.route("/language", methods=["POST"])
@@ -324,7 +346,7 @@ def logout():
 
 @bp.route("/account/password", methods=["GET", "POST"])
 @login_required
-@limiter.limit(ACCOUNT_LIMIT, key_func=_account_key, methods=["POST"])
+@limiter.limit(ACCOUNT_LIMIT, key_func=_account_key, methods=["POST"], deduct_when=refused)
 def change_password():
     """Change the password (the current one, the new one twice). Every other session of the
     account ends; this one goes on."""

@@ -78,6 +78,26 @@ def message_response(message: str, status: int, title: str | None = None):
     return render_template("message.html", title=title or _("Not done"), message=message), status
 
 
+def too_many_message() -> str:
+    """What a request past a rate limit is told, in the request's language."""
+    return _("Too many tries in a short time; wait a minute and try again.")
+
+
+def too_many_response(answer):
+    """``answer`` (a view's return value) to a request a rate limit refused, as a response that
+    says in ``Retry-After`` how many seconds until the limit's window ends (flask-limiter's
+    ``current_limit``: the limit this request broke)."""
+    import time
+
+    from flask import current_app
+
+    response = current_app.make_response(answer)
+    breached = limiter.current_limit
+    if breached is not None:
+        response.headers["Retry-After"] = str(max(1, int(breached.reset_at - time.time() + 0.999)))
+    return response
+
+
 def refuse_bad_input():
     """Checks every request meets before any view (and before CSRF) reads its body:
 
@@ -149,8 +169,7 @@ def init_app(app) -> None:
 
     @app.errorhandler(429)
     def _too_many(err):
-        return message_response(_("Too many tries in a short time; wait a minute and try again."), 429,
-                                _("Slow down"))
+        return too_many_response(message_response(too_many_message(), 429, _("Slow down")))
 
     @app.errorhandler(CSRFError)
     def _csrf_error(err):

@@ -141,6 +141,49 @@ def test_login_limit_per_account_whatever_the_address(limited_app):
     assert r.status_code == 400
 
 
+def test_only_refused_tries_count_toward_the_login_limits(limited_app):
+    """A right password is never counted (auth.refused): a table logging in on many phones
+    goes past both limits (10 a name, 30 an address) without a 429, and the refused tries
+    still count, before and after."""
+    client = limited_app().test_client()
+    auth = Auth(client)
+    auth.register()
+    auth.logout()
+    assert [auth.login(password="wrong").status_code for _ in range(9)] == [400] * 9
+    for _ in range(22):  # 31 tries from one address, 31 with the name "ann"
+        assert auth.login().status_code == 303
+        auth.logout()  # (logged in, a try would count for the account, not the name)
+    assert [auth.login(password="wrong").status_code for _ in range(2)] == [400, 429]
+
+
+def test_only_refused_password_changes_count_toward_its_limit(limited_app):
+    client = limited_app().test_client()
+    Auth(client).register(password="tulip carriage 0")
+
+    def change(current, new):
+        return client.post("/account/password", data={"current": current, "password": new,
+                                                      "confirm": new}).status_code
+
+    assert [change(f"tulip carriage {i}", f"tulip carriage {i + 1}") for i in range(11)] == [303] * 11
+    codes = [change("not it at all", "tulip carriage 99") for _ in range(11)]
+    assert codes == [400] * 10 + [429]
+
+
+def test_a_login_past_the_limit_says_when_on_the_login_form(limited_app):
+    client = limited_app().test_client()
+    for _ in range(10):
+        client.post("/login", data={"username": "Bea", "password": "wrong"})
+    r = client.post("/login", data={"username": "Bea", "password": "wrong"})
+    assert r.status_code == 429
+    assert 1 <= int(r.headers["Retry-After"]) <= 60  # the minute's window ends by then
+    page = r.data.decode()
+    assert "Too many tries in a short time; wait a minute" in page
+    assert 'name="password"' in page and 'value="Bea"' in page  # the form again, the name kept
+    # Any other limited answer says when, too: the htmx login and the password change.
+    r = client.post("/login", data={"username": "Bea", "password": "wrong"}, headers={"HX-Request": "true"})
+    assert r.status_code == 429 and 1 <= int(r.headers["Retry-After"]) <= 60
+
+
 def test_login_limit_per_address_whatever_the_name(limited_app):
     client = limited_app().test_client()
     codes = [client.post("/login", data={"username": f"user{i}", "password": "wrong"}).status_code
