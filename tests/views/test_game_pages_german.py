@@ -98,7 +98,7 @@ def test_mitchi_round_tie_break_game_over_log_and_correction_in_german(de):
 
     post(de, game, "turn", "Ann", hand_0=3, hand_1=1, rolls=2)
     r = post(de, game, "turn", "Ben", hand_0=6, hand_1=6, rolls=1)
-    german(r.data, "Cat ist dran", "Wurfgrenze 2", "Schlechtester Wurf bisher 3-1 3-1 · Ann", "3-1 im 2. Wurf",
+    german(r.data, "Cat ist dran", "Wurfgrenze 2", "Schlechtester Wurf bisher 3-1 · Ann", "3-1 im 2. Wurf",
            "Letzte Einträge", "Ann: 3-1 (2. Wurf)", "Rückgängig: Ben: 6-6 (1. Wurf)", "korrigieren")
     no_english(r.data, *SHARED_ENGLISH[:2], "in 2")
 

@@ -33,6 +33,24 @@ def test_page_or_fragment_with_vary(client, game):
     assert b"Ben's turn" in r.data
 
 
+def spoken(html: str) -> str:
+    """What a screen reader reads of ``html``: its text without the hidden pictures
+    (``aria-hidden``: the dice faces) and the tags."""
+    import re
+
+    html = re.sub(r'<svg[^>]*aria-hidden="true".*?</svg>', "", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_the_worst_hand_is_read_once(client, game):
+    """The dice of the worst hand are pictures (hidden from screen readers); its text follows
+    them, so the dice carry no hidden text of their own ("6-3 6-3")."""
+    r = post_turn(client, game, 0, "Ann", (6, 3), 2)
+    tile = r.data.decode().split("Worst hand so far", 1)[1].split("</dd>", 1)[0]
+    assert spoken(tile).count("6-3") == 1, spoken(tile)
+    assert 'class="hand"' in tile  # the dice are still shown
+
+
 def test_plain_form_post_redirects(client, game):
     r = post_turn(client, game, 0, "Ann", (6, 3), 2, htmx=False)
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{game}")
