@@ -323,6 +323,8 @@ def correct(game_id: int, seq: int):
         session.rollback()
         session.refresh(game)
     loaded = service.load(session, game)
+    if status == 409:  # say what the game now ends with, as the game page does
+        error = f"{error} {_who_entered(session, loaded)}".strip()
     if not 1 <= seq <= len(loaded.entries):
         if error is None:
             abort(404)

@@ -57,6 +57,7 @@ def test_stale_correction_is_a_409_and_changes_nothing(client, auth):
     r = client.post(f"/games/{game}/entries/2", data={"version": "0", "type": "turn", "player": "Ann",
                                                       "hand.0": "6", "hand.1": "4", "rolls": "2"})
     assert r.status_code == 409 and "changed since this page was shown" in r.data.decode()
+    assert "Last entry, by ann: Ann: 6-3" in r.data.decode()  # what changed it, as the game page says
     # The entry was undone on another phone meanwhile: the answer says so on the game page.
     client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
     r = client.post(f"/games/{game}/entries/2", data={"version": "1", "type": "turn", "player": "Ann",
