@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import func
 from sqlmodel import select
-from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, g, jsonify, redirect, render_template, request, url_for
 from flask import session as cookie
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager, UserMixin, current_user, login_required, login_user, logout_user
@@ -150,6 +150,7 @@ def init_app(app) -> None:
         # On a game's routes the game is read in the same statement (groups.load_account).
         row = groups.load_account(get_session(), int(user_id))
         if row is None or not hmac.compare_digest(row.session_token.encode(), token.encode()):
+            g.session_ended = row is not None  # logged out elsewhere, or a new password: say so
             return None
         return Account(*row[:len(groups.ACCOUNT)])
 
@@ -158,10 +159,14 @@ def init_app(app) -> None:
         # request.full_path ends in "?" when there is no query string: leave it out.
         here = request.full_path.removesuffix("?")
         target = url_for("auth.login", next=here if request.method == "GET" else None)
+        if g.get("session_ended"):
+            flash(_("You were logged out: on another phone, or the account's password was changed. "
+                    "Log in again."))
+        else:
+            flash(str(login_manager.login_message))
         if is_htmx():
             # Reload the whole page on the login form, never paste it into a panel.
             return client_redirect(url_for("auth.login"), status=401)
-        flash(str(login_manager.login_message))
         return redirect(target)
 
 

@@ -42,6 +42,24 @@ def test_logout_ends_copies_of_the_session_and_remember_cookies(app, client, aut
     assert fresh.get("/settings").status_code == 302
 
 
+def test_a_phone_logged_out_elsewhere_is_told_why_on_the_login_page(app, client, auth):
+    """Logging out ends every phone's session; the other phone's next request (its live poll
+    here, an htmx request) goes to the login page, which says why. Someone who was never
+    logged in is only asked to log in."""
+    auth.register()
+    game_id = new_game(client)
+    other = app.test_client()
+    copy_cookies(client, other)
+    auth.logout()
+    r = other.get(f"/games/{game_id}/poll?v=1", headers={"HX-Request": "true"})
+    assert r.status_code == 401 and r.headers["HX-Redirect"].endswith("/login")
+    page = other.get("/login").data.decode()
+    assert "You were logged out: on another phone, or the account&#39;s password was changed." in page
+    stranger = app.test_client()
+    page = stranger.get("/settings", follow_redirects=True).data.decode()
+    assert "Log in to see your games." in page and "You were logged out" not in page
+
+
 def test_a_copy_taken_before_logout_cannot_post(app, client, auth):
     auth.register()
     game_id = new_game(client)
