@@ -42,15 +42,23 @@ def test_logout_ends_copies_of_the_session_and_remember_cookies(app, client, aut
     assert fresh.get("/settings").status_code == 302
 
 
-def test_a_phone_logged_out_elsewhere_is_told_why_on_the_login_page(app, client, auth):
-    """Logging out ends every phone's session; the other phone's next request (its live poll
-    here, an htmx request) goes to the login page, which says why. Someone who was never
-    logged in is only asked to log in."""
+@pytest.fixture
+def other_phone(app, client, auth):
+    """``(other, game id)``: a second phone's client with a copy of the cookies, taken before
+    the account logged out on the first phone."""
     auth.register()
     game_id = new_game(client)
     other = app.test_client()
     copy_cookies(client, other)
     auth.logout()
+    return other, game_id
+
+
+def test_a_phone_logged_out_elsewhere_is_told_why_on_the_login_page(app, other_phone):
+    """Logging out ends every phone's session; the other phone's next request (its live poll
+    here, an htmx request) goes to the login page, which says why. Someone who was never
+    logged in is only asked to log in."""
+    other, game_id = other_phone
     r = other.get(f"/games/{game_id}/poll?v=1", headers={"HX-Request": "true"})
     assert r.status_code == 401 and r.headers["HX-Redirect"].endswith("/login")
     page = other.get("/login").data.decode()
@@ -60,12 +68,8 @@ def test_a_phone_logged_out_elsewhere_is_told_why_on_the_login_page(app, client,
     assert "Log in to see your games." in page and "You were logged out" not in page
 
 
-def test_a_copy_taken_before_logout_cannot_post(app, client, auth):
-    auth.register()
-    game_id = new_game(client)
-    thief = app.test_client()
-    copy_cookies(client, thief)
-    auth.logout()
+def test_a_copy_taken_before_logout_cannot_post(other_phone):
+    thief, game_id = other_phone
     r = thief.post(f"/games/{game_id}/undo", data={"version": "1"})
     assert r.status_code == 302 and "/login" in r.headers["Location"]
 
