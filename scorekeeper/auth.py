@@ -150,7 +150,9 @@ def init_app(app) -> None:
         # On a game's routes the game is read in the same statement (groups.load_account).
         row = groups.load_account(get_session(), int(user_id))
         if row is None or not hmac.compare_digest(row.session_token.encode(), token.encode()):
-            g.session_ended = row is not None  # logged out elsewhere, or a new password: say so
+            if row is not None:  # logged out elsewhere, or a new password: say so, in the account's language
+                g.session_ended = True
+                _keep_language(row.language)
             return None
         return Account(*row[:len(groups.ACCOUNT)])
 
@@ -168,6 +170,18 @@ def init_app(app) -> None:
             # Reload the whole page on the login form, never paste it into a panel.
             return client_redirect(url_for("auth.login"), status=401)
         return redirect(target)
+
+
+def _keep_language(code: str | None) -> None:
+    """Keep the account's language (if it chose one) in the session, so the pages shown once
+    logged out (the login page after a logout, here or on another phone) stay in it."""
+    from flask_babel import refresh
+
+    from .i18n import valid_language
+
+    if valid_language(code) and cookie.get("lang") != code:
+        cookie["lang"] = code
+        refresh()  # this request's language is looked up again
 
 
 def find_user(name: str) -> User | None:
@@ -291,6 +305,7 @@ def login():
                 user.session_token = new_session_token()
                 get_session().commit()
             login_user(user, remember=form.remember.data)
+            _keep_language(user.language)
             return redirect(safe_next(request.args.get("next")), 303)
         form.password.errors.append(_("Wrong name or password."))
     status = 400 if form.is_submitted() else 200

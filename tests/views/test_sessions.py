@@ -68,6 +68,26 @@ def test_a_phone_logged_out_elsewhere_is_told_why_on_the_login_page(app, other_p
     assert "Log in to see your games." in page and "You were logged out" not in page
 
 
+def test_logged_out_pages_stay_in_the_accounts_language(app, client, auth):
+    """The account chose German on one phone; another phone, logged in before that, is logged
+    out from the first: its login page says why in German. A phone that logs in, then out,
+    keeps German on its login page too (the browser asks for English throughout)."""
+    auth.register()
+    game_id = new_game(client)
+    other = app.test_client()
+    Auth(other).login()
+    client.post("/language", data={"language": "de"})
+    auth.logout()
+    other.get(f"/games/{game_id}/poll?v=1", headers={"HX-Request": "true"})
+    page = other.get("/login", headers={"Accept-Language": "en"}).data.decode()
+    assert "Du wurdest abgemeldet: auf einem anderen Handy" in page and 'lang="de"' in page
+    third = app.test_client()
+    Auth(third).login()
+    Auth(third).logout()
+    page = third.get("/login", headers={"Accept-Language": "en"}).data.decode()
+    assert 'lang="de"' in page and "Anmelden" in page
+
+
 def test_a_copy_taken_before_logout_cannot_post(other_phone):
     thief, game_id = other_phone
     r = thief.post(f"/games/{game_id}/undo", data={"version": "1"})
