@@ -48,3 +48,18 @@ def test_long_names_never_widen_the_page(page: Page, live_server: str):
     page.set_viewport_size({"width": 360, "height": 640})
     page.goto(base + "/games/new/mitchi")
     assert fits(page)
+
+
+def test_a_field_error_is_one_box_however_long(page: Page, live_server: str):
+    """A field's error (a weak password's explanation wraps over lines on a phone) is one box,
+    not a frame drawn around each line through the text."""
+    page.goto(live_server + "/register")
+    page.get_by_label("Name").fill("layoutcheck")
+    page.get_by_label("Password", exact=True).fill("password")
+    page.get_by_label("Password again").fill("password")
+    page.get_by_role("button", name="Register").click()
+    error = page.locator(".msg.error").first
+    assert error.is_visible()
+    lines = page.evaluate("() => document.querySelector('.msg.error').getClientRects().length")
+    height = error.bounding_box()["height"]
+    assert lines == 1 and height > 40, (lines, height)  # one box, several lines of text high
