@@ -50,9 +50,9 @@ def _option_words() -> dict:
         "winner_gains_life": (_("Winner gains a life"), _("The winner of a challenge gains 1 life.")),
         "mia_reverses": (_("Mia reverses direction"),
                          _("The winner of a challenge of an announced Mia may reverse the direction of play.")),
-        "scoring": (_("Scoring"), _("elimination: the last player with lives wins; bonus-points: a challenge "
+        "scoring": (_("Scoring"), _("elimination: the last player with lives wins; bonus points: a challenge "
                                     "winner gets a bonus point and the game ends when anyone has no lives left.")),
-        "rolloff": (_("Roll-off for a tie"), _("With bonus-points: two players still tied at the end play a "
+        "rolloff": (_("Roll-off for a tie"), _("With bonus points: two players still tied at the end play a "
                                                "roll-off instead of sharing the win.")),
         "rounds": (_("Rounds"), _("The game ends after this many rounds; the fewest penalty points win.")),
         "opening_range": (_("Opening range"),
@@ -80,11 +80,12 @@ def choice_label(value: str) -> str:
     """The label of a text option's choice (the value posted and stored stays as it is)."""
     return {
         "standard": pgettext("option choice", "standard"), "sum": pgettext("option choice", "sum"),
-        "must-raise": pgettext("option choice", "must-raise"), "may-pass": pgettext("option choice", "may-pass"),
-        "owner": pgettext("option choice", "owner"), "challenger": pgettext("option choice", "challenger"),
-        "loser": pgettext("option choice", "loser"), "winner": pgettext("option choice", "winner"),
+        "must-raise": pgettext("option choice", "must raise"), "may-pass": pgettext("option choice", "may pass"),
+        "owner": pgettext("option choice", "the cup owner"),
+        "challenger": pgettext("option choice", "the challenger"),
+        "loser": pgettext("option choice", "the loser"), "winner": pgettext("option choice", "the winner"),
         "elimination": pgettext("option choice", "elimination"),
-        "bonus-points": pgettext("option choice", "bonus-points"),
+        "bonus-points": pgettext("option choice", "bonus points"),
         "all": pgettext("option choice", "all"), "none": pgettext("option choice", "none"),
         "rotate": pgettext("option choice", "rotate"), "chosen": pgettext("option choice", "chosen"),
     }.get(value, value)

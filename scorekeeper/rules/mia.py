@@ -194,12 +194,12 @@ OPTIONS = (
     ),
     Option(
         "scoring", "text", "elimination", choices=("elimination", "bonus-points"), label="Scoring",
-        help="elimination: the last player with lives wins; bonus-points: a challenge winner gets "
+        help="elimination: the last player with lives wins; bonus points: a challenge winner gets "
         "a bonus point and the game ends when anyone has no lives left.",
     ),
     Option(
         "rolloff", "bool", False, label="Roll-off for a tie",
-        help="With bonus-points: two players still tied at the end play a roll-off "
+        help="With bonus points: two players still tied at the end play a roll-off "
         "instead of sharing the win.",
     ),
 )

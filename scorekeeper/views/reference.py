@@ -50,11 +50,12 @@ def _choice_texts() -> dict[str, str]:
     buttons name the same choices in their own words (``words.choice_label``)."""
     return {
         "standard": pgettext("option value", "standard"), "sum": pgettext("option value", "sum"),
-        "must-raise": pgettext("option value", "must-raise"), "may-pass": pgettext("option value", "may-pass"),
-        "owner": pgettext("option value", "owner"), "challenger": pgettext("option value", "challenger"),
-        "loser": pgettext("option value", "loser"), "winner": pgettext("option value", "winner"),
+        "must-raise": pgettext("option value", "must raise"), "may-pass": pgettext("option value", "may pass"),
+        "owner": pgettext("option value", "the cup owner"),
+        "challenger": pgettext("option value", "the challenger"),
+        "loser": pgettext("option value", "the loser"), "winner": pgettext("option value", "the winner"),
         "elimination": pgettext("option value", "elimination"),
-        "bonus-points": pgettext("option value", "bonus-points"),
+        "bonus-points": pgettext("option value", "bonus points"),
         "all": pgettext("option value", "all"), "none": pgettext("option value", "none"),
         "rotate": pgettext("option value", "rotate"), "chosen": pgettext("option value", "chosen"),
     }

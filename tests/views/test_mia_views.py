@@ -299,3 +299,17 @@ def test_mia_round_the_table_and_may_pass(client, auth):
     text = text_of(r.data)
     assert "Ann passed back without raising, so Ben may not pass." in text
     assert "Ben: challenge" in text and 'name="type" value="pass"' not in r.data.decode()
+
+
+def test_the_options_choices_read_as_words_in_english(client, auth):
+    """The setup form's choices and the quick reference name them in words ("must raise",
+    "the cup owner", "bonus points"); the values sent and stored stay the record's codes."""
+    auth.register()
+    page = client.get("/games/new/mia").data.decode()
+    labels = dict(re.findall(r'<input[^>]*type="radio"[^>]*value="([a-z-]+)"[^>]*>\s*([^<]+?)\s*</label>', page))
+    assert {k: labels[k] for k in ("must-raise", "may-pass", "owner", "challenger", "bonus-points")} == {
+        "must-raise": "must raise", "may-pass": "may pass", "owner": "the cup owner",
+        "challenger": "the challenger", "bonus-points": "bonus points"}
+    assert "bonus-points" not in text_of(page.encode())  # nor in the help under them
+    reference = text_of(client.get("/rules/mia?next_starter=challenger&scoring=bonus-points&pass_back=may-pass").data)
+    assert "the challenger" in reference and "may-pass" not in reference and "bonus-points" not in reference
