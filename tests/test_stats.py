@@ -185,3 +185,6 @@ def test_valid_timezone():
     assert hist.valid_timezone("Europe/Berlin") and hist.valid_timezone("UTC")
     assert not hist.valid_timezone("") and not hist.valid_timezone("Mars/Olympus")
     assert not hist.valid_timezone("../../etc/passwd") and not hist.valid_timezone(None)
+    # The machine's own zone and tzdata's placeholder are files, not places: not offered, refused.
+    assert not hist.valid_timezone("localtime") and not hist.valid_timezone("Factory")
+    assert "localtime" not in hist.timezones() and "Europe/Berlin" in hist.timezones()

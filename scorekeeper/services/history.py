@@ -68,9 +68,14 @@ def timezones() -> tuple[str, ...]:
     return tuple(sorted(_zone_names()))
 
 
+#: Files of the system's zone folder that are no place a group is in: the machine's own zone
+#: (a link) and tzdata's placeholder for "not set yet".
+NOT_PLACES = frozenset({"localtime", "Factory", "posixrules"})
+
+
 @lru_cache(maxsize=1)
 def _zone_names() -> frozenset[str]:
-    return frozenset(available_timezones())
+    return frozenset(available_timezones()) - NOT_PLACES
 
 
 def valid_timezone(name: str | None) -> bool:
