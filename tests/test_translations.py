@@ -26,6 +26,27 @@ def extracted(tmp_path) -> set[str]:
     return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(out.open("rb")) if m.id}
 
 
+#: The marking functions of the Python code, and which argument holds the English text.
+MARKERS = {"_": 0, "gettext": 0, "ngettext": 0, "_l": 0, "N_": 0, "lazy_gettext": 0, "pgettext": 1}
+
+
+def test_pybabel_finds_every_string_the_python_code_marks(tmp_path):
+    """Every ``_("...")`` (and the like) in the package is extracted: pybabel skips one written
+    inside another marked call's arguments, which then stayed English on German pages."""
+    import ast
+
+    found = extracted(tmp_path)
+    skipped = []
+    for path in (ROOT / "scorekeeper").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MARKERS:
+                args = node.args[MARKERS[node.func.id]:]
+                if args and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
+                    if args[0].value not in found:
+                        skipped.append(f"{path.relative_to(ROOT)}:{node.lineno} {args[0].value!r}")
+    assert not skipped, skipped
+
+
 def test_every_marked_string_has_a_german_translation_and_none_is_fuzzy(tmp_path):
     catalog = read_po(PO.open("rb"))
     german = {(m.id if isinstance(m.id, str) else m.id[0]): m for m in catalog if m.id}

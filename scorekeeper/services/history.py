@@ -408,9 +408,10 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
     if game == "mitchi":
         lines = [_("%(player)s starts; roll limit %(limit)d.", player=rnd["starter"], limit=rnd["roll_limit"])]
         turns = rnd.get("turns", [])
-        lines.append(_("Hands: %(hands)s.", hands=", ".join(
-            _("%(player)s %(hand)s in %(rolls)d", player=t["player"], hand=hand_words(t["hand"]), rolls=t["rolls"])
-            for t in turns)))
+        # Each hand's words first: pybabel does not find a marked string inside another's arguments.
+        said = [_("%(player)s %(hand)s in %(rolls)d", player=t["player"], hand=hand_words(t["hand"]), rolls=t["rolls"])
+                for t in turns]
+        lines.append(_("Hands: %(hands)s.", hands=", ".join(said)))
         hands = [(t["player"], tuple(sorted(t["hand"], reverse=True))) for t in turns]
         tbs = rnd.get("tie_breaks", [])
         if hands:
