@@ -7,6 +7,7 @@ reads here are :func:`option_words` (the rules package stays stdlib-only).
 from __future__ import annotations
 
 import importlib
+import json
 
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext as _
@@ -96,6 +97,20 @@ def mia_words(value: int) -> str:
     return pgettext("the hand 2-1", "Mia") if value == 21 else str(value)
 
 
+def own_game(name: str, game_id: int | None):
+    """Game ``game_id`` if it is a game of ``name`` in one of the signed-in account's groups, else
+    None (as the game's own page would answer 404)."""
+    from flask_login import current_user
+
+    from ..db import get_session
+    from ..services import groups
+
+    if not game_id or not 0 < game_id < 2**31 or not current_user.is_authenticated:
+        return None
+    game = groups.game_of_member(get_session(), current_user.id, game_id)
+    return game if game is not None and game.game == name else None
+
+
 @bp.route("/<name>")
 def quick(name: str):
     """The quick reference of one game (public: no account needed)."""
@@ -104,9 +119,12 @@ def quick(name: str):
         abort(404)
     module = importlib.import_module(f"scorekeeper.rules.{name.replace('-', '_')}")
     options, from_game = options_from_query(spec, request.args)
-    # The game page links here with ``game=<id>``: a way back to it.
-    game_id = request.args.get("game", type=int)
-    back = url_for("games.play", game_id=game_id) if game_id and 0 < game_id < 2**31 else None
+    # The game page links here with ``game=<id>``: a way back to it, and its options as stored
+    # (not as the URL says). A game the account may not see (or no account) gives neither.
+    game, back = own_game(name, request.args.get("game", type=int)), None
+    if game is not None:
+        options = {**{o.name: o.default for o in spec.options}, **json.loads(game.options)}
+        from_game, back = True, url_for("games.play", game_id=game.id)
     return render_template(f"rules/{name.replace('-', '_')}.html", spec=spec, rules=module,
                            options=options, from_game=from_game or back is not None, back=back,
                            option_words=option_words, hand_words=hand_words, mia_words=mia_words)

@@ -20,3 +20,20 @@ def test_reference_from_a_may_pass_mia_game(client, auth):
                   "Winner gains a life", "Mia reverses direction", "Scoring", "Roll-off for a tie"):
         assert f"<strong>{label}:</strong>" in ref, label
     assert "<strong>Pass back:</strong> may pass." in ref
+
+
+def test_the_reference_reads_the_games_own_options_and_only_of_a_game_one_may_see(app, client, auth):
+    """``?game=<id>`` shows that game's stored options, whatever else the URL says, and a way
+    back; the id of another group's game (or no account) gives neither."""
+    from ..conftest import Auth
+
+    auth.register()
+    game = new_game(client, "mitchi", players=("Ann", "Ben", "Cat"), starter="0", point_limit=5)
+    ref = client.get(f"/rules/mitchi?game={game}&point_limit=25").data.decode()
+    assert "(5 in this game)" in ref and f'href="/games/{game}">Back to the game</a>' in ref
+    other = app.test_client()
+    Auth(other).register(username="bea")
+    for who in (other, app.test_client()):
+        ref = who.get(f"/rules/mitchi?game={game}").data.decode()
+        assert "Back to the game" not in ref and "in this game" not in ref
+    assert client.get(f"/rules/mia?game={game}").data.decode().count("Back to the game") == 0  # not a Mia game
