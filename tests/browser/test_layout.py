@@ -63,3 +63,13 @@ def test_a_field_error_is_one_box_however_long(page: Page, live_server: str):
     lines = page.evaluate("() => document.querySelector('.msg.error').getClientRects().length")
     height = error.bounding_box()["height"]
     assert lines == 1 and height > 40, (lines, height)  # one box, several lines of text high
+
+
+def test_the_language_in_use_looks_unlike_the_other(page: Page, live_server: str):
+    """The language switch marks the language in use (aria-pressed) and draws it apart."""
+    page.goto(live_server + "/login")
+    now, other = page.locator(".language-switch button[aria-pressed=true]"), page.locator(
+        ".language-switch button:not([aria-pressed])")
+    assert now.inner_text() == "English" and other.inner_text() == "Deutsch"
+    look = "e => getComputedStyle(e).backgroundColor + ' ' + getComputedStyle(e).color"
+    assert now.evaluate(look) != other.evaluate(look)
