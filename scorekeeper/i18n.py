@@ -1,8 +1,9 @@
 """Languages: Flask-Babel catalogs in ``translations/``, the language of each request.
 
-The language is the account's setting (``User.language``), else the one chosen
-on the login page (kept in the session), else the browser's ``Accept-Language``,
-else English. The rules package stays stdlib-only and English; what a person
+The language is the account's setting (``User.language``), else the one kept in
+the session (chosen on the login page, or the account's own, kept there at login
+and when the session is ended from another phone, so the pages shown logged out
+stay in it), else the browser's ``Accept-Language``, else English. The rules package stays stdlib-only and English; what a person
 reads is translated here, in the web layer.
 
 Add a language: ``LANGUAGES`` below, then (docs/translations.md)::
