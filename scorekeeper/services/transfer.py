@@ -76,13 +76,15 @@ def record_text(game: Game, active: list[tuple[str, int | None]], others: list[E
 
 def batches(session: Session, group_id: int, rounds: bool = False
             ) -> Iterator[list[tuple[Game, list[tuple[str, int | None]], list[Entry], list[str] | None]]]:
-    """The group's games, oldest played first, :data:`BATCH` at a time: ``[(game, active
-    entries' (JSON, entered_by) by position, undone/replaced entries oldest first, the
-    game's stored CSV rounds (:func:`export_rows.stored`) or None: missing, stale, or
-    ``rounds`` not asked for)]``."""
+    """The group's games (not removed, not practice), oldest played first, :data:`BATCH` at a
+    time: ``[(game, active entries' (JSON, entered_by) by position, undone/replaced entries
+    oldest first, the game's stored CSV rounds (:func:`export_rows.stored`) or None: missing,
+    stale, or ``rounds`` not asked for)]``."""
     after = None
     while True:
-        stmt = select(Game).where(Game.group_id == group_id)
+        # A removed game and a practice game leave the lists and the stats: not in the export
+        # either (loaded elsewhere, either would come back as a game that counts).
+        stmt = select(Game).where(Game.group_id == group_id, Game.removed_at.is_(None), Game.practice.is_(False))
         if after is not None:
             stmt = stmt.where((Game.played_at > after[0]) | ((Game.played_at == after[0]) & (Game.id > after[1])))
         games = list(session.exec(stmt.order_by(Game.played_at, Game.id).limit(BATCH)))

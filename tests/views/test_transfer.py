@@ -103,3 +103,20 @@ def test_export_leaves_no_transaction_open(app, client, auth, monkeypatch, fmt, 
             end_open_transactions(engine)
         assert (idle, locks) == (0, True)
     assert left == 0
+
+
+@pytest.mark.parametrize("fmt", ["json", "zip"])
+def test_removed_and_practice_games_are_not_exported(client, auth, fmt):
+    """They are out of the lists and the stats; exported, then loaded elsewhere, they would come
+    back as games that count."""
+    from .test_practice_views import start
+
+    auth.register()
+    upload(client, [golden("mitchi/mitchi-11-shared-win-zero"), golden("mitchi/mitchi-11-zero-point-winner")])
+    kept, removed = game_ids(client)
+    client.post(f"/games/{removed}/remove")
+    start(client)  # a practice game
+    body = client.get(f"/export?format={fmt}").data
+    if fmt == "zip":
+        body = zipfile.ZipFile(io.BytesIO(body)).read("games.json")
+    assert json.loads(body) == [client.get(f"/games/{kept}/record.json").json]
