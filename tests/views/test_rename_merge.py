@@ -92,3 +92,23 @@ def test_a_renamed_games_content_hash_follows_its_new_names(app, client, auth):
     r = client.post("/import", data={"records": [(io.BytesIO(json.dumps(record).encode()), "r.json")]},
                     content_type="multipart/form-data")
     assert "Already here" in client.get(r.headers["Location"]).data.decode()
+
+
+def test_the_lists_say_won_by_the_new_name(client, auth):
+    """The games list and a player's latest games read the winner from the game's row: a rename
+    or a merge writes it there too."""
+    from .test_history import golden, upload
+
+    auth.register()
+    upload(client, [golden("mitchi/mitchi-11-zero-point-winner")])
+    winner = re.search(r"won by ([^<·]+?)\s*<", client.get("/").data.decode()).group(1)
+    r = client.post(f"/players/{profile_id(client, winner)}/rename", data={"name": "Zelda"})
+    assert r.status_code == 303
+    assert "won by Zelda" in client.get("/").data.decode()
+    new_game(client, players=("Yuki", "Xavier"), starter="0")  # a profile of one who never sat with Zelda
+    r = client.post(f"/players/{profile_id(client, 'Zelda')}/merge",
+                    data={"into": str(profile_id(client, "Yuki")), "confirm": "yes"})
+    assert r.status_code == 303
+    listing = client.get("/").data.decode()
+    assert "won by Yuki" in listing and "won by Zelda" not in listing
+    assert "won by Yuki" in client.get(f"/players/{profile_id(client, 'Yuki')}").data.decode()
