@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 try:  # WTForms 3.3+: a choice with its own label (value, label tuples are deprecated there)
     from wtforms.fields.choices import SelectChoice
@@ -90,8 +90,25 @@ def option_field(option: Option):
     if option.kind == "range":
         return FieldList(BoundedIntegerField(label, [InputRequired(),
                                                      NumberRange(min=option.minimum, max=option.maximum)]),
-                         label=label, min_entries=2, max_entries=2, default=option.default, description=desc)
+                         label=label, validators=[_low_first], min_entries=2, max_entries=2,
+                         default=option.default, description=desc)
     raise AssertionError(option.kind)
+
+
+def _low_first(form, field) -> None:
+    """A range option's two numbers ("from", "to"): the lower first."""
+    low, high = (field.data + [None, None])[:2]
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        raise ValidationError(_("“from” is above “to”: give the lower number first."))
+
+
+def field_errors(field) -> list[str]:
+    """A field's error messages as one flat list: a range option's list of fields holds a list
+    per number, then its own."""
+    out = []
+    for error in field.errors:
+        out += error if isinstance(error, list) else [error]
+    return out
 
 
 def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = None) -> FlaskForm:

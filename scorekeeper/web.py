@@ -227,11 +227,12 @@ def init_app(app) -> None:
     from .words import (describe, dice_text, game_title, join_names, mia_value, next_words, option_help,
                         option_label, players_text)
 
+    from .forms import field_errors
     from .services.groups import current_group
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
                                  die_faces=die_faces, fragment=fragment, current_mark=current_mark,
-                                 current_group=current_group, once_field=once.field)
+                                 current_group=current_group, once_field=once.field, field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
                                  option_label=option_label, option_help=option_help)
     app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat" (in the request's language)

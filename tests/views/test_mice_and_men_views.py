@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -302,3 +303,18 @@ def test_quick_reference(client):
     for words in ("is 651", "Run with the mice", "Join the men", "Lead the men", "Showdown", "Lone survivor",
                   "run penalty (3)", "End: after the agreed rounds (10)"):
         assert words in t, words
+
+
+def test_an_opening_range_out_of_bounds_or_reversed_is_said_in_words(client, auth):
+    """The setup form names what is wrong with the opening range in the person's words: no
+    Python lists, no option code names; and it keeps the form."""
+    auth.register()
+    base = {"players-0": "Ann", "players-1": "Ben", "players-2": "Cat", "starter": "0", "opt_rounds": "2",
+            "opt_run_penalty": "1", "opt_first_player": "rotate", "opt_tie": "all"}
+    for low, high, says in (("0", "20", "Number must be between 1 and 1000."),
+                            ("8", "3", "“from” is above “to”: give the lower number first.")):
+        r = client.post("/games/new/mice-and-men", data={**base, "opt_opening_range-0": low,
+                                                         "opt_opening_range-1": high})
+        said = [html.unescape(m) for m in re.findall(r'class="msg error"[^>]*>([^<]*)', r.data.decode())]
+        assert r.status_code == 400 and says in said, said
+        assert not [m for m in said if "['" in m or "opening_range" in m or "<=" in m], said
