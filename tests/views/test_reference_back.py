@@ -37,3 +37,13 @@ def test_the_reference_reads_the_games_own_options_and_only_of_a_game_one_may_se
         ref = who.get(f"/rules/mitchi?game={game}").data.decode()
         assert "Back to the game" not in ref and "in this game" not in ref
     assert client.get(f"/rules/mia?game={game}").data.decode().count("Back to the game") == 0  # not a Mia game
+
+
+def test_a_bonus_points_mia_games_reference_says_how_it_ends(client, auth):
+    auth.register()
+    game = new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", scoring="bonus-points")
+    ref = client.get(f"/rules/mia?game={game}").data.decode()
+    assert "When anyone reaches 0 the game ends: most lives, then most bonus points win." in ref
+    assert "the last with lives wins" not in ref
+    plain = client.get("/rules/mia").data.decode()  # no game: the usual ending
+    assert "the last with lives wins" in plain and "most bonus points win" not in plain

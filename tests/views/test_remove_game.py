@@ -49,3 +49,12 @@ def test_a_removed_game_takes_no_entry_undo_redo_or_correction_until_restored(cl
     assert client.get(f"/games/{game}/record.json").json == record
     client.post(f"/games/{game}/restore")
     assert client.post(f"/games/{game}/redo", data={"version": "2"}, headers=HX).status_code == 200
+
+
+def test_a_removed_games_page_says_so_before_the_panel(client, auth):
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben"), starter="0")
+    client.post(f"/games/{game}/remove")
+    page = client.get(f"/games/{game}").data.decode()
+    assert page.index("This game was removed") < page.index('id="panel"') and "Restore it" in page
+    assert "Remove this game" not in page
