@@ -83,6 +83,12 @@ def too_many_message() -> str:
     return _("Too many tries in a short time; wait a minute and try again.")
 
 
+def too_many_page():
+    """The app's answer to a request past a rate limit: the message (in place for htmx, else a
+    small page), with ``Retry-After``."""
+    return too_many_response(message_response(too_many_message(), 429, _("Slow down")))
+
+
 def too_many_response(answer):
     """``answer`` (a view's return value) to a request a rate limit refused, as a response that
     says in ``Retry-After`` how many seconds until the limit's window ends (flask-limiter's
@@ -94,7 +100,8 @@ def too_many_response(answer):
     response = current_app.make_response(answer)
     breached = limiter.current_limit
     if breached is not None:
-        response.headers["Retry-After"] = str(max(1, int(breached.reset_at - time.time() + 0.999)))
+        # as flask-limiter's own headers count it: ``reset_at`` is the window's end rounded up a second
+        response.headers["Retry-After"] = str(max(1, int(breached.reset_at - time.time())))
     return response
 
 
@@ -169,7 +176,7 @@ def init_app(app) -> None:
 
     @app.errorhandler(429)
     def _too_many(err):
-        return too_many_response(message_response(too_many_message(), 429, _("Slow down")))
+        return too_many_page()
 
     @app.errorhandler(CSRFError)
     def _csrf_error(err):
