@@ -31,7 +31,7 @@ from .i18n import _l
 from .htmx import client_redirect, is_htmx
 from .models import User, new_session_token
 from .services import groups, once
-from .web import limiter, message_response, too_many_message, too_many_response
+from .web import limiter, message_response, too_many_message, too_many_page, too_many_response
 
 bp = Blueprint("auth", __name__)
 login_manager = LoginManager()
@@ -315,9 +315,9 @@ def login():
 @bp.errorhandler(429)
 def _too_many(err):
     """A login past its limit: the login form again (the name kept), saying to wait; any other
-    route of this blueprint: the app's own answer (web.too_many_response)."""
+    route of this blueprint: the app's own answer (web.too_many_page)."""
     if request.endpoint != "auth.login" or is_htmx():
-        return too_many_response(message_response(too_many_message(), 429, _("Slow down")))
+        return too_many_page()
     form = LoginForm(formdata=None, username=request.form.get("username", "")[:40])
     form.password.errors = [too_many_message()]
     return too_many_response((render_template("auth/login.html", form=form), 429))

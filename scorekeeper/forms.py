@@ -97,7 +97,7 @@ def option_field(option: Option):
 
 def _low_first(form, field) -> None:
     """A range option's two numbers ("from", "to"): the lower first."""
-    low, high = (field.data + [None, None])[:2]
+    low, high = field.data  # two entries, no more, no fewer (min_entries, max_entries)
     if isinstance(low, int) and isinstance(high, int) and low > high:
         raise ValidationError(_("“from” is above “to”: give the lower number first."))
 

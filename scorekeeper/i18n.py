@@ -3,8 +3,9 @@
 The language is the account's setting (``User.language``), else the one kept in
 the session (chosen on the login page, or the account's own, kept there at login
 and when the session is ended from another phone, so the pages shown logged out
-stay in it), else the browser's ``Accept-Language``, else English. The rules package stays stdlib-only and English; what a person
-reads is translated here, in the web layer.
+stay in it), else the browser's ``Accept-Language``, else English. The rules
+package stays stdlib-only and English; what a person reads is translated here, in
+the web layer.
 
 Add a language: ``LANGUAGES`` below, then (docs/translations.md)::
 

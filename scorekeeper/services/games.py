@@ -316,7 +316,7 @@ def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, s
     export_rows.store(session, game, loaded.state, None if written is None else written.marked)
 
 
-def _mirrored(state: GameState) -> dict:
+def mirrored(state: GameState) -> dict:
     """What the lists show, copied onto the game row: finished, rounds, winners."""
     return {"finished": state.finished, "rounds": state.rounds_played, "winners": json.dumps(list(state.winners))}
 
@@ -324,10 +324,10 @@ def _mirrored(state: GameState) -> dict:
 def _claimed_values(version: int, state: GameState | None, content_hash: str | None = None) -> dict:
     """What claiming ``version`` writes on the game's row (both claims: :func:`_claim` and the
     entry's one write): the next version and the time, and with ``state`` its mirror
-    (:func:`_mirrored`) and ``content_hash``."""
+    (:func:`mirrored`) and ``content_hash``."""
     values = {"version": version + 1, "updated_at": utcnow()}
     if state is not None:
-        values.update(_mirrored(state), content_hash=content_hash)
+        values.update(mirrored(state), content_hash=content_hash)
     return values
 
 
@@ -467,7 +467,7 @@ def create_game(session: Session, group_id: int, name: str, players: list[str], 
     header = records.load_header(record)
     state = records.apply_entries(records.new_state(header), record["entries"])
     game = Game(group_id=group_id, game=name, players=json.dumps(list(header.players)),
-                options=json.dumps(header.options), **_mirrored(state),
+                options=json.dumps(header.options), **mirrored(state),
                 content_hash=content_hash(name, list(header.players), header.options, record["entries"]))
     session.add(game)
     session.flush()

@@ -56,9 +56,9 @@ def _reseat(session: Session, game: Game, seat: int, new: str) -> None:
     except records.ReplayError as err:  # a rename never changes a rule's verdict; refuse all the same
         raise NameProblem(_("game %(game)d would no longer replay: %(problem)s", game=game.id,
                                   problem=err)) from None
-    from .games import _mirrored, content_hash
+    from .games import mirrored, content_hash
 
-    for key, value in _mirrored(state).items():  # what the lists show: "won by" the new name
+    for key, value in mirrored(state).items():  # what the lists show: "won by" the new name
         setattr(game, key, value)
 
     game.content_hash = content_hash(game.game, names, json.loads(game.options), active)  # what it now holds

@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 from flask_babel import pgettext
 
 from ..rules import GAMES
-from ..rules.base import GameSpec, RecordError
+from ..rules.base import GameSpec, RecordError, parse_options
 from ..words import option_help, option_label
 
 bp = Blueprint("reference", __name__, url_prefix="/rules")
@@ -123,8 +123,8 @@ def quick(name: str):
     # (not as the URL says). A game the account may not see (or no account) gives neither.
     game, back = own_game(name, request.args.get("game", type=int)), None
     if game is not None:
-        options = {**{o.name: o.default for o in spec.options}, **json.loads(game.options)}
+        options = parse_options(spec.options, json.loads(game.options))  # with any option added since
         from_game, back = True, url_for("games.play", game_id=game.id)
     return render_template(f"rules/{name.replace('-', '_')}.html", spec=spec, rules=module,
-                           options=options, from_game=from_game or back is not None, back=back,
+                           options=options, from_game=from_game, back=back,
                            option_words=option_words, hand_words=hand_words, mia_words=mia_words)
