@@ -156,6 +156,10 @@ def test_export_zip_holds_records_and_csv(client, auth):
     assert len(json.loads(z.read("games.json"))) == 2
     assert z.read("games.csv").decode().startswith("\ufeffgame_id,game,")
     assert len([n for n in z.namelist() if n.startswith("records/")]) == 2
+    # Every member is dated when the zip was made (not zip's 1 January 1980), as an unzip shows it.
+    now = datetime.now()
+    for info in z.infolist():
+        assert abs((datetime(*info.date_time) - now).total_seconds()) < 120, (info.filename, info.date_time)
     # The zip loads back as it is, into another account; into the same one it adds nothing.
     files = {"records": [(io.BytesIO(r.data), "games.zip")]}
     assert client.post("/import", data=files, content_type="multipart/form-data").status_code == 303
