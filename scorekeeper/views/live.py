@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import login_required
 
@@ -57,6 +57,13 @@ def turn_off(game_id: int):
     return redirect(url_for("live.show", game_id=game.id), 303)
 
 
+def _link_off():
+    """A link that opens no game (turned off, replaced, or never made): 404, saying so in the
+    words the live view shows when its link is turned off while open."""
+    return message_response(_("This live link was turned off or replaced: the game is no longer shown here. "
+                              "Ask the scorer for the new link."), 404, _("Live link off"))
+
+
 def _layout() -> str:
     layout = request.args.get("layout", "phone")
     return layout if layout in LAYOUTS else "phone"
@@ -74,7 +81,7 @@ def view(token: str):
     """The read-only view of a game, large; ``?layout=screen`` for a tablet or TV in landscape."""
     game = live.game_for_token(get_session(), token)
     if game is None:
-        abort(404)
+        return _link_off()
     return _render(game, fragment=False), 200, {"X-Robots-Tag": "noindex"}
 
 
@@ -86,7 +93,7 @@ def poll(token: str):
     if version is None:
         if is_htmx():  # 286: htmx stops polling, and the view says why
             return render_template("live/_off.html"), 286
-        abort(404)
+        return _link_off()
     if version == live.asked_version(request.args.get("v")):
         return Response(status=204)
     return _render(live.game_for_token(session, token), fragment=True)

@@ -78,8 +78,9 @@ def test_a_turned_off_or_replaced_link_404s(app, client, auth):
     assert viewer.get(old).status_code == 404
     assert viewer.get(new).status_code == 200
     assert client.post(f"/games/{gid}/live/off").status_code == 303
-    assert viewer.get(new).status_code == 404
-    assert viewer.get(new + "/poll?v=0").status_code == 404
+    for gone in (new, new + "/poll?v=0", old, "/live/" + "x" * 20):  # a spectator is told why
+        r = viewer.get(gone)
+        assert r.status_code == 404 and "This live link was turned off or replaced" in r.data.decode(), gone
     r = viewer.get(new + "/poll?v=0", headers=HX)
     assert r.status_code == 286 and "turned off" in r.data.decode()  # htmx stops polling
 
