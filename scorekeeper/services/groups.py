@@ -3,7 +3,7 @@
 Games, players, history and stats belong to a :class:`~scorekeeper.models.Group`.
 An account belongs to one or more groups (:class:`~scorekeeper.models.Membership`,
 role ``owner`` or ``member``); the group it is looking at is kept in the
-session (``session["group_id"]``), else its oldest group. Every view fetches
+session (``session["group_id"]``), else (after a login) the group of its latest game. Every view fetches
 a game through :func:`game_of_member`, so no route can forget the check.
 """
 
@@ -72,12 +72,23 @@ def membership(session: Session, user_id: int, group_id: int) -> Membership | No
                                                  Membership.group_id == group_id)).first()
 
 
+def latest_group(session: Session, user_id: int) -> int | None:
+    """The id of the account's group whose game (not removed, not practice) changed last, or
+    None if none of its groups has one."""
+    return session.exec(
+        select(Game.group_id).join(Membership, (Membership.group_id == Game.group_id) & (Membership.user_id == user_id))
+        .where(Game.removed_at.is_(None), Game.practice.is_(False))
+        .order_by(Game.updated_at.desc(), Game.id.desc()).limit(1)).first()
+
+
 def current_group() -> Group:
     """The group the signed-in account is looking at (cached per request).
 
-    The session's choice if the account is still a member, else its oldest
-    group; an account that lost every group (removed from all) gets a new one
-    of its own, so a page never fails for want of a group.
+    The session's choice if the account is still a member, else (a new login) the group
+    where one of its groups' games last changed (:func:`latest_group`: a member who joined a
+    friend's group comes back to its games, not to an empty group of its own), else its
+    oldest group; an account that lost every group (removed from all) gets a new one of its
+    own, so a page never fails for want of a group.
     """
     if "current_group" in g:
         return g.current_group
@@ -89,8 +100,11 @@ def current_group() -> Group:
     if isinstance(chosen, int) and membership(session, current_user.id, chosen):
         found = session.get(Group, chosen)
     if found is None:
-        mine = memberships(session, current_user.id)
-        if mine:
+        latest = latest_group(session, current_user.id)
+        mine = memberships(session, current_user.id) if latest is None else None
+        if latest is not None:
+            found = session.get(Group, latest)
+        elif mine:
             found = mine[0][0]
         else:
             found = create_group(session, session.get(User, current_user.id), current_user.username)

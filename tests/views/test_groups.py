@@ -55,6 +55,36 @@ def test_an_invite_joins_a_second_account_which_then_sees_and_scores_the_games(a
     assert record["entries"][-1]["entered_by"] == "ben" and record["entries"][0]["entered_by"] == "ann"
 
 
+def test_after_a_new_login_an_account_is_in_the_group_whose_game_moved_last(app, client, auth):
+    auth.register("ann")
+    gid = new_game(client)
+    path = invite_link(client).split("localhost", 1)[1]
+    ben = app.test_client()
+    Auth(ben).register("ben")
+    ben.post(path)
+    # Ben logs out (or another phone does) and in again: he is back at ann's games, not at the
+    # empty group made with his account.
+    Auth(ben).logout()
+    Auth(ben).login("ben")
+    page = ben.get("/history").data.decode()
+    assert f"/games/{gid}" in page and 'class="group-name"' in page and ">ann</a>" in page
+    # Once his own group has the game that moved last, a new login opens his own group.
+    own = re.findall(r"/groups/(\d+)/switch", ben.get("/groups").data.decode())
+    assert ben.post(f"/groups/{own[0]}/switch").status_code == 303
+    mine = new_game(ben, players=("Dan", "Eve", "Fay"))
+    Auth(ben).logout()
+    Auth(ben).login("ben")
+    page = ben.get("/history").data.decode()
+    assert f"/games/{mine}" in page and f"/games/{gid}" not in page
+    # An account none of whose groups has a game opens its oldest (its own) group.
+    Auth(client).logout()
+    cat = app.test_client()
+    Auth(cat).register("cat")
+    Auth(cat).logout()
+    Auth(cat).login("cat")
+    assert ">cat</a>" in cat.get("/history").data.decode()
+
+
 def test_revoked_and_unknown_invites_say_so_and_add_nobody(app, client, auth):
     auth.register("ann")
     link = invite_link(client)
