@@ -158,18 +158,30 @@ def init_app(app) -> None:
 
     @login_manager.unauthorized_handler
     def _unauthorized():
-        # request.full_path ends in "?" when there is no query string: leave it out.
-        here = request.full_path.removesuffix("?")
-        target = url_for("auth.login", next=here if request.method == "GET" else None)
+        target = url_for("auth.login", next=_page_to_return_to())
         if g.get("session_ended"):
             flash(_("You were logged out: on another phone, or the account's password was changed. "
                     "Log in again."))
         else:
             flash(str(login_manager.login_message))
+        if request.method != "GET":  # an entry tapped, a form sent: say it was not kept
+            flash(_("What you sent just now was not saved: enter it again once logged in."))
         if is_htmx():
             # Reload the whole page on the login form, never paste it into a panel.
-            return client_redirect(url_for("auth.login"), status=401)
+            return client_redirect(target, status=401)
         return redirect(target)
+
+
+def _page_to_return_to() -> str | None:
+    """The page to come back to after logging in: the address asked for (a GET), else the page
+    the request came from (htmx's ``HX-Current-URL``, else the browser's ``Referer``) when it is
+    this site's; None if none. A live poll comes back to its game's page, not to the poll."""
+    if request.method == "GET" and not is_htmx():
+        return request.full_path.removesuffix("?")  # full_path ends in "?" without a query string
+    came_from = urlsplit(request.headers.get("HX-Current-URL") or request.referrer or "")
+    if came_from.netloc != request.host or not came_from.path.startswith("/"):
+        return None
+    return came_from.path + (f"?{came_from.query}" if came_from.query else "")
 
 
 def _keep_language(code: str | None) -> None:

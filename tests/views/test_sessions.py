@@ -4,8 +4,12 @@ password rules."""
 from __future__ import annotations
 
 import time
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from sqlmodel import Session, select
+
+from scorekeeper.models import Entry
 
 from ..conftest import Auth, new_game
 
@@ -66,6 +70,43 @@ def test_a_phone_logged_out_elsewhere_is_told_why_on_the_login_page(app, other_p
     stranger = app.test_client()
     page = stranger.get("/settings", follow_redirects=True).data.decode()
     assert "Log in to see your games." in page and "You were logged out" not in page
+
+
+def back_to(login: str) -> str | None:
+    """The ``next`` of a login address (the page logging in returns to), or None."""
+    found = parse_qs(urlsplit(login).query).get("next")
+    assert urlsplit(login).path == "/login"
+    return found[0] if found else None
+
+
+def test_an_entry_sent_after_a_logout_elsewhere_is_said_unsaved_and_login_returns_to_the_game(app, other_phone):
+    """The other phone taps an entry after its session ended: the login page says the entry
+    was not saved, and logging in brings it back to the game it was on (htmx says which page
+    that was; a form sent without htmx, its Referer). Another site's address is not followed."""
+    other, game_id = other_phone
+    turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1", "version": "1"}
+    here = f"http://localhost/games/{game_id}"
+    r = other.post(f"/games/{game_id}/entries", data=turn, headers={"HX-Request": "true", "HX-Current-URL": here})
+    assert r.status_code == 401
+    login = r.headers["HX-Redirect"]
+    assert back_to(login) == f"/games/{game_id}"
+    page = other.get(login).data.decode()
+    assert "You were logged out" in page and "What you sent just now was not saved" in page
+    r = other.post(login, data={"username": "ann", "password": "correct horse"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{game_id}")
+    with Session(app.extensions["scorekeeper.engine"]) as db:  # only the start: nothing was saved
+        assert len(db.exec(select(Entry).where(Entry.game_id == game_id)).all()) == 1
+    # Without htmx the Referer names the page; a live poll returns to the page it polls for.
+    Auth(other).logout()
+    r = other.post(f"/games/{game_id}/entries", data=turn, headers={"Referer": here})
+    assert r.status_code == 302 and back_to(r.headers["Location"]) == f"/games/{game_id}"
+    assert "What you sent just now was not saved" in other.get(r.headers["Location"]).data.decode()
+    r = other.get(f"/games/{game_id}/poll?v=1", headers={"HX-Request": "true", "HX-Current-URL": here + "?mode=quick"})
+    assert r.status_code == 401 and back_to(r.headers["HX-Redirect"]) == f"/games/{game_id}?mode=quick"
+    assert "not saved" not in other.get("/login").data.decode()  # a poll sent nothing
+    for foreign in ("http://evil.example/games/1", "javascript:alert(1)", "//evil.example/x"):
+        r = other.post(f"/games/{game_id}/entries", data=turn, headers={"HX-Request": "true", "HX-Current-URL": foreign})
+        assert r.status_code == 401 and back_to(r.headers["HX-Redirect"]) is None, foreign
 
 
 def test_logged_out_pages_stay_in_the_accounts_language(app, client, auth):
