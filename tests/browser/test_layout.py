@@ -73,3 +73,29 @@ def test_the_language_in_use_looks_unlike_the_other(page: Page, live_server: str
     assert now.inner_text() == "English" and other.inner_text() == "Deutsch"
     look = "e => getComputedStyle(e).backgroundColor + ' ' + getComputedStyle(e).color"
     assert now.evaluate(look) != other.evaluate(look)
+
+
+WIDE = "W" * 40  # the widest 40 letters a name can have
+
+
+def test_a_long_name_never_hides_its_score_and_the_table_screen_fits_a_phone(page: Page, live_server: str):
+    """The standings strip cuts a long name short, never the score after it; the table screen
+    (made for a tablet in landscape) opened on a phone held upright is the plain live view."""
+    base = live_server
+    register(page, base, "widename")
+    for game, players in (("mitchi", [WIDE, "Ben"]), ("mia", [WIDE, "Ben", "Cat"]),
+                          ("mice-and-men", [WIDE, "Ben", "Cat", "Dan"])):
+        set_up(page, base, game, players, starter=0)
+        chip = page.locator(".strip > span:not(.sr-only)").first
+        score = chip.locator("> b")
+        box, inner = chip.bounding_box(), score.bounding_box()
+        assert inner["width"] > 5 and inner["x"] + inner["width"] <= box["x"] + box["width"] + 1, (game, box, inner)
+        assert box["x"] + box["width"] <= page.viewport_size["width"] + 1, (game, box)
+        assert score.evaluate("e => e.scrollWidth <= e.clientWidth + 1 || e.clientWidth === 0"), game
+    page.get_by_role("link", name="Show to the table").click()
+    page.get_by_role("button", name="Turn on the live link").click()
+    screen = page.locator("a", has_text="Table screen").first.get_attribute("href")
+    for link in (screen, screen.split("?")[0]):  # the table screen, and the plain live view
+        page.goto(link)
+        assert page.locator(".live-now").is_visible()
+        assert fits(page), (link, spills(page))
