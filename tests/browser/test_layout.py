@@ -73,6 +73,11 @@ def test_the_language_in_use_looks_unlike_the_other(page: Page, live_server: str
     assert now.inner_text() == "English" and other.inner_text() == "Deutsch"
     look = "e => getComputedStyle(e).backgroundColor + ' ' + getComputedStyle(e).color"
     assert now.evaluate(look) != other.evaluate(look)
+    # The one in use is the filled one, ticked; the other is an outline.
+    fill = "e => getComputedStyle(e).backgroundColor"
+    assert other.evaluate(fill) == page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert now.evaluate("e => getComputedStyle(e, '::before').content") == '"\u2713\u00a0"'
+
 
 
 WIDE = "W" * 40  # the widest 40 letters a name can have

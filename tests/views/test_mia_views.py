@@ -88,7 +88,8 @@ def test_setup_with_options_shows_the_variant(client, auth):
                   "next round starts with the loser", "winner gains a life: on", "Mia reverses direction: on",
                   "bonus points (ends when anyone has no lives"):
         assert words in text, words
-    assert "Ben rolls and announces" in text
+    assert text.count("Ben rolls and announces") == 1  # the heading; the values' legend does not say it again
+    assert "Announce a value (lowest first, Mia last)" in text
     assert ">Bonus</th>" in page.data.decode()
     # Sum order: the picker lists values worst first with their sums; 63 and 54 sit together.
     buttons = re.findall(r'name="value" value="(\d+)"', page.data.decode())

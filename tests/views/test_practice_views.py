@@ -100,6 +100,10 @@ def test_a_practice_game_is_set_up_with_three_virtual_players_and_rolls_for_who_
     starter = records.replay(record)["start"]["starter"]
     html = client.get(f"/practice/{gid}").data.decode()
     assert f"{starter} starts." in html and 'id="who-starts"' in html
+    assert "· you are Ben</small>" in html
+    # Under the form's own default name the title does not say "you are You".
+    html = client.get(f"/practice/{start(client, player='You')}").data.decode()
+    assert "Practice Mitchi" in html and "you are" not in html
 
 
 def test_refused_setups_say_why_and_store_nothing(client, auth, seeded):
