@@ -121,7 +121,8 @@ def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = No
     class SetupForm(FlaskForm):
         players = FieldList(
             # Longer text may still clean to MAX_NAME characters; check_players has the last word.
-            StringField(_("Name"), [Optional(), Length(max=4 * MAX_NAME)],
+            StringField(_("Name"), [Optional(), Length(max=4 * MAX_NAME, message=_(
+                "A name has at most %(most)d characters.", most=MAX_NAME))],
                         render_kw={"maxlength": MAX_NAME, "autocomplete": "off"}),
             min_entries=seats,
             max_entries=max(seats, 20),

@@ -379,3 +379,16 @@ def test_a_practice_option_of_537_nines_is_refused(app, client, auth, name, fiel
     r = client.post(f"/practice/new/{name}", data={"player": "Ann", field: "9" * 537})
     assert r.status_code == 400
     assert stored(app)[0] == 0
+
+
+@pytest.mark.parametrize("length", [41, 161, 5000])
+def test_a_name_too_long_is_refused_with_the_names_own_limit(app, client, auth, length):
+    """The name field stops at 40 characters; a longer name sent by hand is refused saying 40,
+    however long (not the form's raw-text bound of 160)."""
+    auth.register()
+    r = client.post("/games/new/mitchi", data={"seats": "3", "starter": "0", "action": "create",
+                                                "players-0": "A" * length, "players-1": "Ben", "players-2": "Cat",
+                                                "opt_point_limit": "25"})
+    page = r.data.decode()
+    assert r.status_code == 400 and "40 characters" in page and "160" not in page, page[-3000:]
+    assert stored(app)[0] == 0
