@@ -106,23 +106,38 @@ def translated(message) -> str:
     The template is looked up in the catalog (``ngettext`` with ``values["count"]`` for a plural
     phrase) and filled with its values, each value that is a phrase translated the same way;
     names and numbers are shown as they are. A translation that does not fit its values (a
-    broken catalog) falls back to the English text rather than failing the answer.
+    broken catalog) falls back to the English text rather than failing the answer. The rules'
+    phrases start in lower case, as they are also put inside other phrases ("… illegal: a die
+    shows 1 to 6"); shown on their own, their first word gets a capital.
     """
+    return _filled(message, sentence=True)
+
+
+def _filled(message, sentence: bool = False) -> str:
+    """:func:`translated`; with ``sentence`` a text or a phrase starting with a lower-case
+    letter starts with a capital (a phrase starting with a name or a field's key stays as it is)."""
     if isinstance(message, BaseException):
         phrase = getattr(message, "message", None)
         if not isinstance(phrase, Phrase) and message.args and isinstance(message.args[0], Phrase):
             phrase = message.args[0]
         message = phrase if isinstance(phrase, Phrase) else str(message)
-    if not isinstance(message, Phrase):
-        return str(message)
+    if not isinstance(message, Phrase):  # a form's refusal, already in the request's language
+        text = str(message)
+        return text[0].upper() + text[1:] if sentence and text[:1].islower() else text
     found = catalog()
     if message.plural is not None:
         text = found.ngettext(message.template, message.plural, message.values.get("count", 0))
     else:
         text = found.gettext(message.template)
+    if sentence and text[:1].islower():
+        text = text[0].upper() + text[1:]
     if not message.values:
         return text
-    values = {k: translated(v) if isinstance(v, Phrase) else v for k, v in message.values.items()}
+    # A template that starts with a value: a phrase there ("a reveal") starts the sentence; a name
+    # or a field's key is shown as written.
+    first = text[1:text.find("}")] if sentence and text.startswith("{") else None
+    values = {k: _filled(v, sentence=k == first) if isinstance(v, Phrase) else v
+              for k, v in message.values.items()}
     try:
         return text.format(**values)
     except (KeyError, IndexError, ValueError):

@@ -286,10 +286,10 @@ def test_form_refusals_and_the_poll_note_in_german(de):
     assert r.status_code == 422
     assert messages(r.data) == ["Würfe: nur eine ganze Zahl (Ziffern 0-9), nicht &#39;zz&#39;"]
     r = de.post(f"/games/{game}/entries", data={**base, "hand.0": "x"}, headers=HX)
-    assert messages(r.data) == ["wähl für jeden Würfel eine Augenzahl von 1 bis 6"]
+    assert messages(r.data) == ["Wähl für jeden Würfel eine Augenzahl von 1 bis 6"]
     r = de.post("/games/new/mitchi", data={"seats": "3", "starter": "7", "action": "create", "players-0": "Ann",
                                            "players-1": "Ben", "players-2": "Cat", "opt_point_limit": "5"})
-    assert r.status_code == 400 and "wähl, wer anfängt" in text(r.data)
+    assert r.status_code == 400 and "Wähl, wer anfängt" in text(r.data)
     # Another phone's entry: the poll of the page shown before brings the panel with a German note.
     shown = version_of(de.get(f"/games/{game}").data)
     post(de, game, "turn", "Ann", hand_0=6, hand_1=5, rolls=1)

@@ -168,7 +168,7 @@ def test_quick_entry_with_the_wrong_challenger_is_refused(client, table):
     r = table.post(type="challenge", player="Cat", owner="Ann", announced=54, mode="quick",
                    **{"cup.0": 4, "cup.1": 3})
     assert r.status_code == 422
-    assert "the challenger of Ann is the next player, Ben, not Cat" in messages(r.data)[0]
+    assert "The challenger of Ann is the next player, Ben, not Cat" in messages(r.data)[0]
     assert 'name="mode" value="quick"' in r.data.decode()
     assert table.record() == before
 
@@ -200,7 +200,7 @@ def _eliminate_ann(table):
         ([("announce", "Ann", 54)], {"type": "announce", "player": "Ben", "value": 53},
          "53 is not above 54: announce one of 61, 62, 63, 64, 65, 66, 55, 44, 33, 22, 11 or Mia"),
         ([("announce", "Ann", 21)], {"type": "announce", "player": "Ben", "value": 11},
-         "nothing ranks above Mia, so Ben cannot roll and announce higher"),
+         "Nothing ranks above Mia, so Ben cannot roll and announce higher"),
         ([("announce", "Ann", 54), ("pass", "Ben"), ("pass", "Cat")], {"type": "pass", "player": "Ann"},
          "Ann rolled last and knows the dice, so may pass only by announcing a higher value"),
         ("eliminate", {"type": "announce", "player": "Ann", "value": 54}, "Ann is out (no lives left)"),
@@ -273,7 +273,7 @@ def test_game_to_the_end(client, table):
     assert [x["lives_lost"] for x in verdict["rounds"]] == [2, 1, 1, 1, 2, 1]
     before = table.record()
     r = table.post(type="announce", player="Cat", value=54, mode="trail")
-    assert r.status_code == 422 and "the game is over" in messages(r.data)[0]
+    assert r.status_code == 422 and "The game is over" in messages(r.data)[0]
     assert table.record() == before
 
 

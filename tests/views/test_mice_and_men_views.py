@@ -153,8 +153,8 @@ def refused(client, game, send, needle):
 @pytest.mark.parametrize(
     "penalty,needle",
     [
-        (0, "the opening penalty must be within the opening range: 1 to 10, not 0"),
-        (11, "the opening penalty must be within the opening range: 1 to 10, not 11"),
+        (0, "The opening penalty must be within the opening range: 1 to 10, not 0"),
+        (11, "The opening penalty must be within the opening range: 1 to 10, not 11"),
     ],
 )
 def test_opening_outside_the_range_refused(client, game, penalty, needle):
@@ -172,7 +172,7 @@ def test_opening_by_the_wrong_player_refused(client, game):
 def test_lead_not_above_refused(client, game, penalty):
     v = bidding(client, game)
     r = refused(client, game, lambda: post(client, game, v, "announce", "Dan", penalty=penalty),
-                f"a lead must be above the current penalty 4: 5 or more, not {penalty}")
+                f"A lead must be above the current penalty 4: 5 or more, not {penalty}")
     # The lead form stays open to try again.
     assert re.search(r'<details class="lead[^"]*"[^>]* open>', r.data.decode())
 
@@ -181,7 +181,7 @@ def test_lead_not_above_refused(client, game, penalty):
     "kind,player,needle",
     [
         ("join", "Ann", "Ann made the last announcement (4) and is not asked until someone leads"),
-        ("join", "Ben", "it is Dan&#39;s choice (run, join or lead), not Ben&#39;s"),
+        ("join", "Ben", "It is Dan&#39;s choice (run, join or lead), not Ben&#39;s"),
         ("run", "Cat", "Cat ran with the mice and is out of round 1"),
         ("join", "Cat", "Cat ran with the mice and is out of round 1"),
     ],
@@ -194,7 +194,7 @@ def test_out_of_turn_or_out_refused(client, game, kind, player, needle):
 def test_reveal_before_the_bidding_ended_refused(client, game):
     v = bidding(client, game)
     refused(client, game, lambda: reveal(client, game, v, "Ann", (6, 5, 4)),
-            "no reveal before the bidding has ended")
+            "No reveal before the bidding has ended")
 
 
 def test_fourth_die_refused(client, game):
@@ -202,7 +202,7 @@ def test_fourth_die_refused(client, game):
     play(client, game, [("join", "Dan", {})])
     r = refused(client, game,
                 lambda: post(client, game, v + 1, "reveal", "Ann", dice_0=6, dice_1=5, dice_2=4, dice_3=3),
-                "a reveal must have 3 dice, not 4")
+                "A reveal must have 3 dice, not 4")
     assert "Showdown at penalty 4" in text(r.data)
 
 
@@ -211,7 +211,7 @@ def test_bad_die_and_bad_number_refused(client, game):
     play(client, game, [("join", "Dan", {})])
     refused(client, game, lambda: reveal(client, game, v + 1, "Ann", (7, 5, 4)), "1 to 6")
     refused(client, game, lambda: post(client, game, v + 1, "reveal", "Ann", dice_0="x", dice_1=1, dice_2=1),
-            "choose a face from 1 to 6 for every die")
+            "Choose a face from 1 to 6 for every die")
 
 
 def test_chosen_opener_is_named_each_round(client, auth):
@@ -283,7 +283,7 @@ def test_game_to_the_end_with_shared_win(client, game):
     assert verdict["finished"] and verdict["winners"] == ["Dan"]
     assert verdict["scores"] == {"Ann": 3, "Ben": 5, "Cat": 5, "Dan": 0}
     refused(client, game, lambda: post(client, game, version_of(r.data), "announce", "Cat", penalty=2),
-            "the game is over after 2 rounds (Dan won); no more entries")
+            "The game is over after 2 rounds (Dan won); no more entries")
 
 
 def test_shared_win_named(client, auth):

@@ -59,10 +59,10 @@ def test_plain_form_post_redirects(client, game):
 @pytest.mark.parametrize(
     "player,hand,rolls,needle",
     [
-        ("Ann", (7, 1), 1, "a die shows 1 to 6, not 7"),
-        ("Ann", (0, 1), 1, "a die shows 1 to 6, not 0"),
-        ("Ann", (3, 1), 4, "the starting player uses 1, 2 or 3 rolls, not 4"),
-        ("Ben", (3, 1), 1, "it is Ann&#39;s turn, not Ben&#39;s"),
+        ("Ann", (7, 1), 1, "A die shows 1 to 6, not 7"),
+        ("Ann", (0, 1), 1, "A die shows 1 to 6, not 0"),
+        ("Ann", (3, 1), 4, "The starting player uses 1, 2 or 3 rolls, not 4"),
+        ("Ben", (3, 1), 1, "It is Ann&#39;s turn, not Ben&#39;s"),
         ("Zed", (3, 1), 1, "&#39;Zed&#39; is not a player here"),
     ],
 )
@@ -87,12 +87,12 @@ def test_bad_form_data(client, game):
     r = client.post(f"/games/{game}/entries",
                     data={"version": "0", "type": "turn", "player": "Ann", "hand.0": "x", "hand.1": "1",
                           "rolls": "1"}, headers=HX)
-    assert r.status_code == 422 and "choose a face" in messages(r.data)[0]
+    assert r.status_code == 422 and "Choose a face" in messages(r.data)[0]
     r = client.post(f"/games/{game}/entries", data={"version": "0", "player": "Ann"}, headers=HX)
     assert r.status_code == 422
     r = client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "player": "Ann",
                                                     "hand.0": "3", "hand.1": "1", "rolls": "two"}, headers=HX)
-    assert r.status_code == 422 and "rolls must be a whole number" in messages(r.data)[0]
+    assert r.status_code == 422 and "Rolls must be a whole number" in messages(r.data)[0]
 
 
 def test_double_tap_records_once(client, game):
@@ -129,7 +129,7 @@ def test_entry_after_game_end_refused(client, game):
     verdict = records.replay(client.get(f"/games/{game}/record.json").json)
     assert verdict["finished"] and verdict["winners"] == ["Ben", "Cat"]
     r = post_turn(client, game, v, "Ben", (3, 1), 1)
-    assert r.status_code == 422 and "the game is over" in messages(r.data)[0]
+    assert r.status_code == 422 and "The game is over" in messages(r.data)[0]
 
 
 def test_undo_keeps_history(client, game):
@@ -251,7 +251,7 @@ def test_setup_refuses_a_starter_without_a_name(client, auth):
             "opt_point_limit": "25", "action": "create"}
     for starter in ("2", "9", "x"):
         r = client.post("/games/new/mitchi", data={**base, "starter": starter})
-        assert r.status_code == 400 and "choose who starts" in r.data.decode()
+        assert r.status_code == 400 and "Choose who starts" in r.data.decode()
     assert client.get("/games/1").status_code == 404  # no game was stored
 
 

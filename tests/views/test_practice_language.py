@@ -65,7 +65,7 @@ def test_mia_practice_in_german(client, auth):
     assert '<button type="submit" name="value" value="66">6er-Pasch' in html
     assert '<button type="submit" name="value" value="21">Mäxchen' in html and ">double" not in html
     refused = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "challenge"})
-    assert any("du hast gewürfelt: sag einen Wert an" in m for m in messages(refused.data))
+    assert any("Du hast gewürfelt: sag einen Wert an" in m for m in messages(refused.data))
 
 
 def test_mice_and_men_practice_in_german(client, auth):

@@ -181,7 +181,7 @@ def test_the_server_decides_the_dice_and_refusals_change_nothing(client, auth):
     hand = [int(x) for x in re.findall(r"\d", rolled)[:2]]
     missing = next(d for d in range(1, 7) if d not in hand)
     bad = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "1", "keep": str(missing)})
-    assert bad.status_code == 422 and any("keep a die of the hand" in m for m in messages(bad.data))
+    assert bad.status_code == 422 and any("Keep a die of the hand" in m for m in messages(bad.data))
     again = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "0", "action": "roll"})
     assert again.status_code == 409 and any("already recorded" in m for m in messages(again.data))
     odd = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "1", "action": "fly"})
@@ -226,7 +226,7 @@ def test_a_virtual_turn_is_refused_while_it_is_the_persons_and_vice_versa(client
     who = re.search(r"Next: (\w+) rolls", page).group(1)
     r = client.post(f"/practice/{gid}/roll", headers=HX,
                     data={"version": str(version_of(page)), "step": "0", "action": "roll"})
-    assert r.status_code == 422 and any(f"it is {who}'s turn, not yours" in m for m in messages(r.data))
+    assert r.status_code == 422 and any(f"It is {who}'s turn, not yours" in m for m in messages(r.data))
     n = len(record_of(client, gid)["entries"])
     ok = client.post(f"/practice/{gid}/next", headers=HX, data={"version": str(version_of(page))})
     assert ok.status_code == 200 and len(record_of(client, gid)["entries"]) == n + 1
@@ -345,7 +345,7 @@ def test_mia_the_person_rolls_under_the_cup_then_must_announce(client, auth):
     cup = [int(d) for d in re.findall(r"#d(\d)", html.split('aria-label="Your dice under the cup"')[1])[:2]]
     assert len(record_of(client, gid)["entries"]) == n  # rolling is not an entry until announced
     refused = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "challenge"})
-    assert refused.status_code == 422 and any("you have rolled: announce" in m for m in messages(refused.data))
+    assert refused.status_code == 422 and any("You have rolled: announce" in m for m in messages(refused.data))
     claim = record_of(client, gid)["entries"][-1].get("value")
     if claim is not None and claim != 21:  # announcing at or below the claim is the engine's refusal
         low = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "announce", "value": "31"})

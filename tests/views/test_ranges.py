@@ -19,7 +19,7 @@ def game(client, auth):
 
 
 @pytest.mark.parametrize("penalty,needle", [
-    ("1001", "a penalty is at most 1000: lead with 5 to 1000, not 1001"),
+    ("1001", "A penalty is at most 1000: lead with 5 to 1000, not 1001"),
     (str(10**400), "is far too large: every number here is at most 1000"),
     ("9" * 4300, "is far too large"),
     ("9" * 5000, "is far too large"),

@@ -45,7 +45,7 @@ def test_a_removed_game_takes_no_entry_undo_redo_or_correction_until_restored(cl
                        (f"/games/{game}/redo", {}), (f"/games/{game}/entries/1", {**turn, "type": "start"})):
         r = client.post(path, data={"version": "2", **data}, headers=HX)
         assert r.status_code == 422, path
-        assert "this game was removed; restore it" in r.data.decode(), path
+        assert "This game was removed; restore it" in r.data.decode(), path
     assert client.get(f"/games/{game}/record.json").json == record
     client.post(f"/games/{game}/restore")
     assert client.post(f"/games/{game}/redo", data={"version": "2"}, headers=HX).status_code == 200
