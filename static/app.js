@@ -133,6 +133,19 @@
               : words("early", "That tap came as the screen changed and was ignored: nothing was recorded. Tap again."));
   }, true);
 
+  // A fold opened by a tap (Mice and Men's "Lead the men") shows what it opened: on a phone its
+  // penalty buttons come out below the screen's edge. A fold open as the panel arrives stays put.
+  var opening = null;
+  document.addEventListener("click", function (e) {
+    var summary = e.target.closest && e.target.closest("details.lead > summary");
+    opening = summary ? summary.parentNode : null;
+  }, true);
+  document.addEventListener("toggle", function (e) {
+    if (e.target !== opening || !opening.open) return;
+    opening = null;
+    if (e.target.scrollIntoView) e.target.scrollIntoView({ block: "nearest" });
+  }, true);
+
   document.addEventListener("htmx:afterSettle", function () {
     var panel = document.getElementById("panel");
     if (panel && panel.classList.contains("arming")) showOutcome(panel);  // a panel just swapped in

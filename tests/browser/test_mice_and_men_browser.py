@@ -48,6 +48,8 @@ def test_mice_and_men_two_rounds_to_the_final_standings(page: Page, live_server:
     lead_form = panel.locator("details.lead")
     expect(panel.get_by_label("Another penalty")).to_be_hidden()
     panel.locator("summary", has_text="Lead the men").click()
+    # What the tap opened is on the screen, down to its last button (on a phone it opens below the edge).
+    expect(lead_form.get_by_role("button", name="Lead at this penalty")).to_be_in_viewport(ratio=0.95)
     stepper = panel.get_by_label("Another penalty")
     expect(stepper).to_have_value("4")
     expect(stepper).to_have_attribute("min", "4")
