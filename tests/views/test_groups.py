@@ -20,6 +20,18 @@ def invite_link(client) -> str:
     return re.findall(r'class="invite-link">([^<]+)<', page)[0]
 
 
+def ben_joins_ann(app, client, auth):
+    """ann (``client``) makes a game and an invite; ben, on a phone of his own, joins her group.
+    Returns (the game's id, ben's client)."""
+    auth.register("ann")
+    gid = new_game(client)
+    path = invite_link(client).split("localhost", 1)[1]
+    ben = app.test_client()
+    Auth(ben).register("ben")
+    assert ben.post(path).status_code == 303
+    return gid, ben
+
+
 def test_an_account_gets_a_group_of_its_own_shown_in_the_header(client, auth):
     auth.register("ann")
     page = client.get("/history").data.decode()
@@ -56,12 +68,7 @@ def test_an_invite_joins_a_second_account_which_then_sees_and_scores_the_games(a
 
 
 def test_after_a_new_login_an_account_is_in_the_group_whose_game_moved_last(app, client, auth):
-    auth.register("ann")
-    gid = new_game(client)
-    path = invite_link(client).split("localhost", 1)[1]
-    ben = app.test_client()
-    Auth(ben).register("ben")
-    ben.post(path)
+    gid, ben = ben_joins_ann(app, client, auth)
     # Ben logs out (or another phone does) and in again: he is back at ann's games, not at the
     # empty group made with his account.
     Auth(ben).logout()
@@ -101,12 +108,7 @@ def test_revoked_and_unknown_invites_say_so_and_add_nobody(app, client, auth):
 
 
 def test_roles_members_cannot_invite_rename_or_remove_and_owners_can(app, client, auth):
-    auth.register("ann")
-    gid = new_game(client)
-    path = invite_link(client).split("localhost", 1)[1]
-    ben = app.test_client()
-    Auth(ben).register("ben")
-    ben.post(path)
+    gid, ben = ben_joins_ann(app, client, auth)
     for url, data in (("/groups/invites", {}), ("/groups/rename", {"name": "Ben's"}),
                       ("/groups/members/1/remove", {})):
         r = ben.post(url, data=data)
@@ -221,12 +223,7 @@ def test_bad_group_names_are_a_400_and_a_double_tap_makes_one_invite(app, client
 
 
 def test_a_removed_members_open_page_leaves_the_game(app, client, auth):
-    auth.register("ann")
-    gid = new_game(client)
-    path = invite_link(client).split("localhost", 1)[1]
-    ben = app.test_client()
-    Auth(ben).register("ben")
-    ben.post(path)
+    gid, ben = ben_joins_ann(app, client, auth)
     assert ben.get(f"/games/{gid}/poll?v=0", headers=HX).status_code == 204
     client.post("/groups/members/2/remove")
     r = ben.get(f"/games/{gid}/poll?v=0", headers=HX)
