@@ -3,8 +3,9 @@
 Games, players, history and stats belong to a :class:`~scorekeeper.models.Group`.
 An account belongs to one or more groups (:class:`~scorekeeper.models.Membership`,
 role ``owner`` or ``member``); the group it is looking at is kept in the
-session (``session["group_id"]``), else (after a login) the group of its latest game. Every view fetches
-a game through :func:`game_of_member`, so no route can forget the check.
+session (``session["group_id"]``), else (after a login) the group of its latest
+game. Every view fetches a game through :func:`game_of_member`, so no route can
+forget the check.
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ def latest_group(session: Session, user_id: int) -> int | None:
     """The id of the account's group whose game (not removed, not practice) changed last, or
     None if none of its groups has one."""
     return session.exec(
-        select(Game.group_id).join(Membership, (Membership.group_id == Game.group_id) & (Membership.user_id == user_id))
+        select(Game.group_id)
+        .join(Membership, (Membership.group_id == Game.group_id) & (Membership.user_id == user_id))
         .where(Game.removed_at.is_(None), Game.practice.is_(False))
         .order_by(Game.updated_at.desc(), Game.id.desc()).limit(1)).first()
 
@@ -101,10 +103,9 @@ def current_group() -> Group:
         found = session.get(Group, chosen)
     if found is None:
         latest = latest_group(session, current_user.id)
-        mine = memberships(session, current_user.id) if latest is None else None
         if latest is not None:
             found = session.get(Group, latest)
-        elif mine:
+        elif mine := memberships(session, current_user.id):
             found = mine[0][0]
         else:
             found = create_group(session, session.get(User, current_user.id), current_user.username)
