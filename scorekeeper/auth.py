@@ -160,16 +160,23 @@ def init_app(app) -> None:
     def _unauthorized():
         target = url_for("auth.login", next=_page_to_return_to())
         if g.get("session_ended"):
-            flash(_("You were logged out: on another phone, or the account's password was changed. "
-                    "Log in again."))
+            _say_once(_("You were logged out: on another phone, or the account's password was changed. "
+                        "Log in again."))
         else:
-            flash(str(login_manager.login_message))
+            _say_once(str(login_manager.login_message))
         if request.method != "GET":  # an entry tapped, a form sent: say it was not kept
-            flash(_("What you sent just now was not saved: enter it again once logged in."))
+            _say_once(_("What you sent just now was not saved: enter it again once logged in."))
         if is_htmx():
             # Reload the whole page on the login form, never paste it into a panel.
             return client_redirect(target, status=401)
         return redirect(target)
+
+
+def _say_once(message: str) -> None:
+    """Flash ``message`` unless it waits to be shown already: a tap and the live poll refused
+    together, one after the other, would show it twice on the login page."""
+    if message not in (text for _category, text in cookie.get("_flashes", ())):
+        flash(message)
 
 
 def _page_to_return_to() -> str | None:
@@ -372,7 +379,8 @@ def logout():
     _revoke_sessions(user)
     session.commit()
     logout_user()
-    cookie.pop("group_id", None)
+    # The group in use stays in the phone's cookie: logging in again comes back to it (its
+    # membership is checked again then; see groups.current_group).
     return redirect(url_for("auth.login"), 303)
 
 

@@ -75,13 +75,21 @@ def test_after_a_new_login_an_account_is_in_the_group_whose_game_moved_last(app,
     Auth(ben).login("ben")
     page = ben.get("/history").data.decode()
     assert f"/games/{gid}" in page and 'class="group-name"' in page and ">ann</a>" in page
-    # Once his own group has the game that moved last, a new login opens his own group.
+    # He switches to his own, empty, group: logging out and in on this phone keeps his choice.
     own = re.findall(r"/groups/(\d+)/switch", ben.get("/groups").data.decode())
     assert ben.post(f"/groups/{own[0]}/switch").status_code == 303
-    mine = new_game(ben, players=("Dan", "Eve", "Fay"))
     Auth(ben).logout()
     Auth(ben).login("ben")
-    page = ben.get("/history").data.decode()
+    assert f"/games/{gid}" not in ben.get("/history").data.decode()
+    # A phone with no choice of its own opens the group whose game moved last: ann's, then his
+    # own once it has the game that moved last.
+    other = app.test_client()
+    Auth(other).login("ben")
+    assert f"/games/{gid}" in other.get("/history").data.decode()
+    mine = new_game(ben, players=("Dan", "Eve", "Fay"))
+    other = app.test_client()
+    Auth(other).login("ben")
+    page = other.get("/history").data.decode()
     assert f"/games/{mine}" in page and f"/games/{gid}" not in page
     # An account none of whose groups has a game opens its oldest (its own) group.
     Auth(client).logout()

@@ -104,6 +104,11 @@ def test_an_entry_sent_after_a_logout_elsewhere_is_said_unsaved_and_login_return
     r = other.get(f"/games/{game_id}/poll?v=1", headers={"HX-Request": "true", "HX-Current-URL": here + "?mode=quick"})
     assert r.status_code == 401 and back_to(r.headers["HX-Redirect"]) == f"/games/{game_id}?mode=quick"
     assert "not saved" not in other.get("/login").data.decode()  # a poll sent nothing
+    # A tap and the live poll refused one after the other: the login page says each thing once.
+    other.post(f"/games/{game_id}/entries", data=turn, headers={"HX-Request": "true", "HX-Current-URL": here})
+    other.get(f"/games/{game_id}/poll?v=1", headers={"HX-Request": "true", "HX-Current-URL": here})
+    page = other.get("/login").data.decode()
+    assert page.count("Log in to see your games.") == 1 and page.count("What you sent just now was not saved") == 1
     for foreign in ("http://evil.example/games/1", "javascript:alert(1)", "//evil.example/x"):
         r = other.post(f"/games/{game_id}/entries", data=turn, headers={"HX-Request": "true", "HX-Current-URL": foreign})
         assert r.status_code == 401 and back_to(r.headers["HX-Redirect"]) is None, foreign
