@@ -104,3 +104,8 @@ def test_a_long_name_never_hides_its_score_and_the_table_screen_fits_a_phone(pag
         page.goto(link)
         assert page.locator(".live-now").is_visible()
         assert fits(page), (link, spills(page))
+    # On the tablet or TV it is made for, and on a phone turned sideways, the long name breaks.
+    for size in ({"width": 1280, "height": 720}, {"width": 844, "height": 390}):
+        page.set_viewport_size(size)
+        page.goto(screen)
+        assert fits(page), (size, spills(page))
