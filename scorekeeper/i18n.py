@@ -98,7 +98,7 @@ def language() -> str:
     return str(get_locale() or "en")
 
 
-def translated(message) -> str:
+def translated(message, sentence: bool = True) -> str:
     """``message`` in the request's language: a :class:`~scorekeeper.rules.base.Phrase` (the rules'
     refusals: template and values) or an exception carrying one (``err.message``, else its first
     argument), else ``str(message)`` as it is (docs/translations.md §Refusals).
@@ -108,9 +108,10 @@ def translated(message) -> str:
     names and numbers are shown as they are. A translation that does not fit its values (a
     broken catalog) falls back to the English text rather than failing the answer. The rules'
     phrases start in lower case, as they are also put inside other phrases ("… illegal: a die
-    shows 1 to 6"); shown on their own, their first word gets a capital.
+    shows 1 to 6"); shown on their own, their first word gets a capital (``sentence=False``:
+    not, for a text that follows a label, "games.json: entry 3: …").
     """
-    return _filled(message, sentence=True)
+    return _filled(message, sentence=sentence)
 
 
 def _filled(message, sentence: bool = False) -> str:

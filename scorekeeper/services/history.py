@@ -39,6 +39,7 @@ from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, func, select
 
+from ..i18n import translated
 from ..models import Entry, Game, GamePlayer, Group, Player, utcnow
 from ..rules import GAMES, find_game
 from ..rules.names import clean_name, name_key
@@ -834,7 +835,7 @@ def read_upload(filename: str, data: bytes, inside_zip: bool = False) -> list[tu
     try:
         doc = records.loads(data)
     except records.ReplayError as err:
-        raise ImportProblem(f"{name}: {err.reason}") from None
+        raise ImportProblem(f"{name}: {translated(err.reason, sentence=False)}") from None
     if isinstance(doc, list):
         if not doc:
             raise ImportProblem(_("%(file)s: the list holds no game record", file=name))
@@ -939,7 +940,7 @@ def check_incoming(label: str, record) -> Incoming:
         header = records.load_header(record)
         state = records.build(record)
     except records.ReplayError as err:
-        raise ImportProblem(f"{label}: {err}") from None
+        raise ImportProblem(f"{label}: {translated(err, sentence=False)}") from None
     played = record.get("played_at")
     played_at = parse_time(label, "played_at", played) if played is not None else None
     entries = service.plain_entries(record.get("entries", []))

@@ -159,6 +159,13 @@ def test_import_pages_and_messages_in_german(client, auth):
     assert "2 Spiele geladen." in page and "Schon da, nicht noch einmal geladen: r0.json." in page
     r = upload(client, b"{", names=["x.json"])
     assert r.status_code == 400 and "Nichts wurde geladen. x.json" in text(r.data.decode())
+    # A record the rules refuse: the refusal in German too, as on the game page.
+    broken = golden("mitchi/mitchi-11-shared-win-zero")
+    turn = next(i for i, e in enumerate(broken["entries"]) if e.get("type") == "turn")
+    broken["entries"][turn] = {**broken["entries"][turn], "hand": [7, 1]}
+    r = upload(client, broken, names=["sieben.json"])
+    page = text(r.data.decode())
+    assert r.status_code == 400 and f"sieben.json: Eintrag {turn + 1}: ein Würfel zeigt 1 bis 6, nicht 7" in page, page
     r = upload(client, b"[]", names=["leer.json"])
     assert "Nichts wurde geladen. leer.json: Die Liste enthält keinen Spielbericht" in text(r.data.decode())
     r = upload(client, b"PK\x03\x04 kaputt", names=["alt.zip"])
