@@ -175,6 +175,7 @@ def init_app(app) -> None:
 def _say_once(message: str) -> None:
     """Flash ``message`` unless it waits to be shown already: a tap and the live poll refused
     together, one after the other, would show it twice on the login page."""
+    # Flask keeps the messages waiting to be shown in the session, as (category, text) pairs.
     if message not in (text for _category, text in cookie.get("_flashes", ())):
         flash(message)
 

@@ -114,6 +114,11 @@ def translated(message, sentence: bool = True) -> str:
     return _filled(message, sentence=sentence)
 
 
+def _capital(text: str) -> str:
+    """``text`` with its first letter a capital."""
+    return text[:1].upper() + text[1:]
+
+
 def _filled(message, sentence: bool = False) -> str:
     """:func:`translated`; with ``sentence`` a text or a phrase starting with a lower-case
     letter starts with a capital (a phrase starting with a name or a field's key stays as it is)."""
@@ -123,15 +128,14 @@ def _filled(message, sentence: bool = False) -> str:
             phrase = message.args[0]
         message = phrase if isinstance(phrase, Phrase) else str(message)
     if not isinstance(message, Phrase):  # a form's refusal, already in the request's language
-        text = str(message)
-        return text[0].upper() + text[1:] if sentence and text[:1].islower() else text
+        return _capital(str(message)) if sentence else str(message)
     found = catalog()
     if message.plural is not None:
         text = found.ngettext(message.template, message.plural, message.values.get("count", 0))
     else:
         text = found.gettext(message.template)
-    if sentence and text[:1].islower():
-        text = text[0].upper() + text[1:]
+    if sentence:
+        text = _capital(text)
     if not message.values:
         return text
     # A template that starts with a value: a phrase there ("a reveal") starts the sentence; a name
