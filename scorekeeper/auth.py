@@ -158,14 +158,16 @@ def init_app(app) -> None:
 
     @login_manager.unauthorized_handler
     def _unauthorized():
-        target = url_for("auth.login", next=_page_to_return_to())
+        # An entry tapped, a form sent: the login page says it was not kept. Said in its address, not
+        # a flashed message: the live poll, refused at the same moment, answers with a session
+        # cookie of its own, which could arrive last and drop that message.
+        sent = request.method != "GET"
+        target = url_for("auth.login", next=_page_to_return_to(), unsaved=1 if sent else None)
         if g.get("session_ended"):
             _say_once(_("You were logged out: on another phone, or the account's password was changed. "
                         "Log in again."))
         else:
             _say_once(str(login_manager.login_message))
-        if request.method != "GET":  # an entry tapped, a form sent: say it was not kept
-            _say_once(_("What you sent just now was not saved: enter it again once logged in."))
         if is_htmx():
             # Reload the whole page on the login form, never paste it into a panel.
             return client_redirect(target, status=401)

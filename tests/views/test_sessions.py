@@ -104,11 +104,15 @@ def test_an_entry_sent_after_a_logout_elsewhere_is_said_unsaved_and_login_return
     r = other.get(f"/games/{game_id}/poll?v=1", headers={"HX-Request": "true", "HX-Current-URL": here + "?mode=quick"})
     assert r.status_code == 401 and back_to(r.headers["HX-Redirect"]) == f"/games/{game_id}?mode=quick"
     assert "not saved" not in other.get("/login").data.decode()  # a poll sent nothing
-    # A tap and the live poll refused one after the other: the login page says each thing once.
-    other.post(f"/games/{game_id}/entries", data=turn, headers={"HX-Request": "true", "HX-Current-URL": here})
+    # A tap and the live poll refused one after the other: the login page says each thing once,
+    # and "not saved" comes with the tap's own address, whatever session cookie the poll left.
+    login = other.post(f"/games/{game_id}/entries", data=turn,
+                       headers={"HX-Request": "true", "HX-Current-URL": here}).headers["HX-Redirect"]
     other.get(f"/games/{game_id}/poll?v=1", headers={"HX-Request": "true", "HX-Current-URL": here})
-    page = other.get("/login").data.decode()
+    page = other.get(login).data.decode()
     assert page.count("Log in to see your games.") == 1 and page.count("What you sent just now was not saved") == 1
+    fresh = app.test_client()  # another cookie altogether: the address alone says it
+    assert "What you sent just now was not saved" in fresh.get(login).data.decode()
     for foreign in ("http://evil.example/games/1", "javascript:alert(1)", "//evil.example/x"):
         r = other.post(f"/games/{game_id}/entries", data=turn, headers={"HX-Request": "true", "HX-Current-URL": foreign})
         assert r.status_code == 401 and back_to(r.headers["HX-Redirect"]) is None, foreign
