@@ -109,9 +109,13 @@ def refuse_bad_input():
     """Checks every request meets before any view (and before CSRF) reads its body:
 
     - no route takes JSON: a JSON body (even 100,000 ``[``) is a 415, never parsed;
-    - no text input may hold a NUL character (PostgreSQL cannot store one): 400.
+    - no text input may hold a NUL character (PostgreSQL cannot store one): 400;
+    - no address either (``/join/%00``: a token, a live link): 404, as no page has it.
     Returns a refusal response, or None to go on.
     """
+    if "\x00" in request.path:
+        return message_response(_("There is no such page: the address holds a NUL character, which no "
+                                  "address here holds. Nothing was saved."), 404, _("Not found"))
     if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.is_json:
         return message_response(_("This address takes a form (as the page sends it), not JSON; "
                                   "nothing was saved."), 415, _("Not a form"))

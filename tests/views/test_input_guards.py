@@ -322,6 +322,18 @@ def test_nul_in_any_text_is_refused_and_changes_nothing(app, client, auth):
     assert client.get("/login?next=/\x00").status_code == 400
 
 
+@pytest.mark.parametrize("method,path", [("GET", "/join/%00"), ("POST", "/join/a%00b"), ("GET", "/live/%00"),
+                                         ("GET", "/live/%00/poll"), ("POST", "/groups/invites/%00/revoke")])
+def test_nul_in_the_address_is_no_page_and_changes_nothing(app, client, auth, method, path):
+    # A token is looked up in a text column: PostgreSQL refused the NUL with a 500 (found by hypothesis)
+    auth.register()
+    new_game(client)
+    before = stored(app)
+    r = client.open(path, method=method, data={})
+    assert r.status_code == 404 and "NUL character" in r.data.decode()
+    assert stored(app) == before
+
+
 # --- every stored game renders ------------------------------------------------------------------------
 
 
