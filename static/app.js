@@ -67,8 +67,11 @@
   function showOutcome(panel) {
     var live = document.getElementById("outcome");
     if (live) {
-      var parts = [];
+      var parts = [], read = [];
       panel.querySelectorAll(".news, .msg:not([role=alert]), .now").forEach(function (el) {
+        // An outcome inside one already read (the game's end is a .now in a .msg) is read once.
+        if (read.some(function (outer) { return outer.contains(el); })) return;
+        read.push(el);
         parts.push(el.textContent.replace(/\s+/g, " ").trim());
       });
       live.textContent = parts.join(" ");

@@ -61,3 +61,4 @@ def test_outcome_and_next_action_in_view(page: Page, live_server: str):
     assert in_view(page, "#panel .now"), "the end of the game is out of view"
     assert in_view(page, "#panel .news"), "the last round's outcome is out of view"
     expect(live).to_contain_text("Game over")
+    assert live.inner_text().count("Game over") == 1, live.inner_text()  # read out once, not twice
