@@ -63,7 +63,7 @@ def test_double_tap_on_undo_undoes_one_entry_and_offers_redo(page: Page, live_se
             page.get_by_role("button", name="in 1", exact=True).click()
         page.wait_for_timeout(700)
     undo = page.locator(".undo-redo button").first
-    expect(undo).to_have_text("Undo: Ben: 4-4 in 1")
+    expect(undo).to_have_accessible_name("Undo: Ben: 4-4 in 1")
     page.evaluate("document.body.setAttribute('data-arm-ms', '4000')")
     with swapped(page):
         undo.dblclick()
@@ -73,11 +73,15 @@ def test_double_tap_on_undo_undoes_one_entry_and_offers_redo(page: Page, live_se
     assert [h["status"] for h in record["history"]] == ["undone"]
     # Redo now stands where Undo was; Undo of the entry before is below it.
     redo = page.locator(".undo-redo button").first
-    expect(redo).to_have_text("Redo: Ben: 4-4 in 1")
-    expect(page.locator(".undo-redo button").nth(1)).to_have_text("Undo: Ann: 6-5 in 1")
+    expect(redo).to_have_accessible_name("Redo: Ben: 4-4 in 1")
+    expect(page.locator(".undo-redo button").nth(1)).to_have_accessible_name("Undo: Ann: 6-5 in 1")
+    # ...and they do not look alike: an arrow each way, Redo outlined in the accent colour
+    assert redo.inner_text().startswith("↷") and page.locator(".undo-redo button").nth(1).inner_text().startswith("↶")
+    looks = "b => [getComputedStyle(b).backgroundColor, getComputedStyle(b).borderTopColor]"
+    assert redo.evaluate(looks) != page.locator(".undo-redo button").nth(1).evaluate(looks)
     expect(page.locator("#panel")).not_to_have_class("arming", timeout=6000)
     with swapped(page):
         redo.click()
     record = page.request.get(game_url + "/record.json").json()
     assert [e.get("hand") for e in record["entries"]] == [None, [6, 5], [4, 4]]
-    expect(page.locator(".undo-redo button").first).to_have_text("Undo: Ben: 4-4 in 1")
+    expect(page.locator(".undo-redo button").first).to_have_accessible_name("Undo: Ben: 4-4 in 1")
