@@ -382,6 +382,7 @@ def logout():
     _revoke_sessions(user)
     session.commit()
     logout_user()
+    flash(_("You are logged out, on this phone and on every other one of this account."))
     # The group in use stays in the phone's cookie: logging in again comes back to it (its
     # membership is checked again then; see groups.current_group).
     return redirect(url_for("auth.login"), 303)

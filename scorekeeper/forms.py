@@ -245,7 +245,7 @@ def database_id(text: str) -> int | None:
 class PracticeForm(FlaskForm):
     """A practice game's setup: the person's name and one option (docs/practice.md)."""
 
-    player = StringField(_l("Your name"), [InputRequired(), Length(max=MAX_NAME)], default="You",
+    player = StringField(_l("Your name"), [InputRequired(), Length(max=MAX_NAME)],
                          filters=[lambda v: v.strip() if isinstance(v, str) else v])
 
     @property

@@ -175,3 +175,25 @@ def next_words(expected: dict | None) -> str:
             "announce": _("%(player)s to announce", player=p),
             "reveal": _("%(player)s shows the dice", player=p),
             "first": _("%(player)s opens this round", player=p)}.get(kind, _("%(player)s to act", player=p))
+
+
+def in_setup_words(spec, err):
+    """The rules' refusal ``err`` (a :class:`~scorekeeper.rules.base.RuleError` or its Phrase) of a setup's
+    options, with every value that is an option's code name of ``spec`` given as the setup form
+    labels it ("Roll-off for a tie", in quotes) and every choice's code as its radio button reads
+    ("bonus points"): a :class:`~scorekeeper.rules.base.Phrase` for ``i18n.translated``. The
+    record's code names stay in a record's refusals (docs/translations.md §Refusals)."""
+    from .rules.base import Phrase
+
+    phrase = err if isinstance(err, Phrase) else getattr(err, "message", None)
+    if not isinstance(phrase, Phrase) or not phrase.values:
+        return err
+    options = {o.name: o for o in spec.options}
+    values = {}
+    for key, value in phrase.values.items():
+        if isinstance(value, str) and value in options:
+            value = _("“%(label)s”", label=option_label(options[value]))  # German: „…“
+        elif isinstance(value, str) and any(value in (o.choices or ()) for o in spec.options):
+            value = choice_label(value)
+        values[key] = value
+    return Phrase(phrase.template, phrase.plural, **values)

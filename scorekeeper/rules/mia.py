@@ -279,7 +279,8 @@ class Mia(GameState):
 
     def __init__(self, players: tuple[str, ...], options: dict):
         if options.get("rolloff") and options.get("scoring") != "bonus-points":
-            raise RecordError(N_("option rolloff needs scoring bonus-points (with elimination there is no tie)"))
+            raise RecordError(N_("option {name} needs {option}: {choice} (with elimination there is no tie)"),
+                              name="rolloff", option="scoring", choice="bonus-points")
         self.players = tuple(players)
         self.options = dict(options)
         self.order: str = options["order"]

@@ -19,7 +19,7 @@ from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
-from ..words import GAME_ALIASES, describe
+from ..words import GAME_ALIASES, describe, in_setup_words
 from ..services import games as service
 from ..services import groups, history, live, once
 from ..services.groups import current_group
@@ -120,7 +120,8 @@ def setup(name: str):
             error = str(err)
         except (RecordError, ReplayError) as err:
             session.rollback()
-            error = translated(err.reason if isinstance(err, ReplayError) and err.entry is None else err)
+            error = translated(in_setup_words(spec, err.reason if isinstance(err, ReplayError) and err.entry is None
+                                              else err))
         else:
             return redirect(url_for("games.play", game_id=outcome.target_id), 303)
     elif request.method == "POST":

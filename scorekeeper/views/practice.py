@@ -42,6 +42,10 @@ def new(name: str):
         abort(404)
     spec = find_game(name)
     form = forms.PRACTICE_FORMS[name]()
+    if request.method != "POST":
+        # The account's name, not "You": the game's own sentences name the player ("ann starts",
+        # never "You starts"); the person may type another name.
+        form.player.data = current_user.username
     error = None
     if form.validate_on_submit():
         try:
@@ -55,7 +59,7 @@ def new(name: str):
             return redirect(url_for("practice.play", game_id=game.id), 303)
     elif request.method == "POST":
         error = _("Check the fields marked below.")
-    virtual = practice.seats_for(form.player.data or "You")[1:]
+    virtual = practice.seats_for(form.player.data or current_user.username)[1:]
     return render_template("practice/new.html", spec=spec, form=form, error=error,
                            virtual=virtual), 400 if error else 200
 

@@ -8,7 +8,11 @@ from ..conftest import HX, new_game
 def test_register_login_logout(client, auth):
     assert auth.register().status_code == 303
     assert client.get("/").status_code == 200
-    assert auth.logout().status_code == 303
+    out = auth.logout()
+    assert out.status_code == 303
+    page = client.get(out.headers["Location"]).data.decode()  # the phone that logged out is told so
+    assert "You are logged out, on this phone and on every other one" in page
+    assert "You are logged out" not in client.get("/login").data.decode()  # once
     r = client.get("/")
     assert r.status_code == 302 and "/login" in r.headers["Location"]
     assert auth.login().status_code == 303

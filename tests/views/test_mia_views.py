@@ -314,3 +314,25 @@ def test_the_options_choices_read_as_words_in_english(client, auth):
     assert "bonus-points" not in text_of(page.encode())  # nor in the help under them
     reference = text_of(client.get("/rules/mia?next_starter=challenger&scoring=bonus-points&pass_back=may-pass").data)
     assert "the challenger" in reference and "may-pass" not in reference and "bonus-points" not in reference
+
+
+def test_a_setup_refused_for_its_options_says_so_in_the_forms_words(client, auth):
+    """A roll-off with elimination scoring is the rules' refusal; the setup page names the options
+    as the form labels them, not by the record's code names, and stores nothing."""
+    from scorekeeper.rules import record as records
+
+    auth.register()
+    data = {"seats": "3", "starter": "0", "action": "create", "players-0": "Ann", "players-1": "Ben",
+            "players-2": "Cat", "opt_lives": "3", "opt_order": "standard", "opt_pass_back": "must-raise",
+            "opt_next_starter": "owner", "opt_scoring": "elimination", "opt_rolloff": "y"}
+    r = client.post("/games/new/mia", data=data)
+    said = html.unescape(r.data.decode())
+    assert r.status_code == 400
+    assert "Option “Roll-off for a tie” needs “Scoring”: bonus points (with elimination there is no tie)" in said
+    assert "rolloff needs" not in said and "bonus-points (" not in said
+    de = html.unescape(client.post("/games/new/mia", data=data, headers={"Accept-Language": "de"}).data.decode())
+    assert "Die Option „Auswürfeln bei Gleichstand“ braucht „Wertung“: Bonuspunkte" in de
+    # A record keeps the record's own words (what `scorekeeper replay` prints).
+    with pytest.raises(records.ReplayError, match="record: option rolloff needs scoring: bonus-points"):
+        records.replay({"format": 1, "game": "mia", "players": ["Ann", "Ben", "Cat"],
+                        "options": {"rolloff": True}, "entries": []})

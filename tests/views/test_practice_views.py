@@ -101,9 +101,9 @@ def test_a_practice_game_is_set_up_with_three_virtual_players_and_rolls_for_who_
     html = client.get(f"/practice/{gid}").data.decode()
     assert f"{starter} starts." in html and 'id="who-starts"' in html
     assert "· you are Ben</small>" in html
-    # Under the form's own default name the title does not say "you are You".
-    html = client.get(f"/practice/{start(client, player='You')}").data.decode()
-    assert "Practice Mitchi" in html and "you are" not in html
+    # The name offered is the account's: the game's sentences then read "ann starts", not "You starts".
+    assert re.search(rb'name="player"[^>]*value="ann"', page.data), page.data.decode()
+    assert b'value="You"' not in page.data
 
 
 def test_refused_setups_say_why_and_store_nothing(client, auth, seeded):
@@ -430,3 +430,27 @@ def test_an_undone_virtual_turn_comes_back_as_it_was(make_app, auth):
         statuses = [e.status for e in s.exec(select(Entry).where(Entry.game_id == gid))]
     assert "redone" in statuses
     app.extensions["scorekeeper.engine"].dispose()
+
+
+def test_no_undo_is_offered_while_the_persons_roll_is_in_progress(client, auth):
+    """Undo takes back the last entry: while the person's Mitchi turn or Mia cup is rolled but not
+    entered, that entry is the one before it (often a virtual player's), so no Undo is offered."""
+    auth.register()
+    gid = start(client)
+    for _ in range(60):
+        page = client.get(f"/practice/{gid}").data.decode()
+        if step_of(page) == "0" and "/undo" in page:
+            break
+        move(client, gid)
+    else:
+        raise AssertionError("never the person's turn with an entry to undo")
+    rolled = move(client, gid).data.decode()  # the turn's first roll
+    assert step_of(rolled) == "1" and 'aria-label="Your dice"' in rolled
+    assert "/undo" not in rolled and "Undo:" not in rolled
+    assert move(client, gid).status_code == 200  # stopped: the turn is an entry, Undo is back
+    assert "/undo" in client.get(f"/practice/{gid}").data.decode()
+
+    gid = start_other(client, "mia", "lives", "3")
+    page = mia_to_my_move(client, gid)
+    r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": str(version_of(page)), "action": "roll"})
+    assert 'aria-label="Your dice under the cup"' in r.data.decode() and "/undo" not in r.data.decode()

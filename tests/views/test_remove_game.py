@@ -51,10 +51,20 @@ def test_a_removed_game_takes_no_entry_undo_redo_or_correction_until_restored(cl
     assert client.post(f"/games/{game}/redo", data={"version": "2"}, headers=HX).status_code == 200
 
 
-def test_a_removed_games_page_says_so_before_the_panel(client, auth):
+def test_a_removed_games_page_says_so_and_offers_nothing_to_enter(client, auth):
     auth.register()
     game = new_game(client, players=("Ann", "Ben"), starter="0")
+    assert post_turn(client, game, 0, "Ann", (5, 4), 1).status_code == 200
     client.post(f"/games/{game}/remove")
+    for page in (client.get(f"/games/{game}").data.decode(),  # the page, and the panel a poll brings
+                 client.get(f"/games/{game}/poll?v=0", headers=HX).data.decode()):
+        panel = page[page.index('id="panel"'):]
+        assert "This game was removed" in panel and "Restore it" in panel
+        # read-only: the last entries, but no dice, no Undo, no correction link
+        assert "Ann: 5-4 in 1" in panel
+        for offered in ('name="hand.0"', "/undo", "/entries/1", "Undo:"):
+            assert offered not in panel, offered
+    assert "Remove this game" not in client.get(f"/games/{game}").data.decode()
+    client.post(f"/games/{game}/restore")
     page = client.get(f"/games/{game}").data.decode()
-    assert page.index("This game was removed") < page.index('id="panel"') and "Restore it" in page
-    assert "Remove this game" not in page
+    assert 'name="hand.0"' in page and "/undo" in page and "/entries/1" in page and "was removed" not in page
