@@ -75,6 +75,16 @@ class BoundedIntegerField(IntegerField):
         super().process_formdata(valuelist)
 
 
+class OptionChoiceField(RadioField):
+    """A text option's radio buttons: a value not among them (a page edited, an old form) is
+    refused naming the choices, where WTForms says only "Not a valid choice."."""
+
+    def pre_validate(self, form):
+        if not any(match for _value, _label, match, *_ in self.iter_choices()):
+            raise ValidationError(_("Choose one of: %(choices)s.",
+                                    choices=", ".join(str(label) for _value, label, *_ in self.iter_choices())))
+
+
 def option_field(option: Option):
     """A WTForms field for one game option, with its default (label and help in the request's
     language; a text option's values stay its codes, only their labels are translated)."""
@@ -85,8 +95,8 @@ def option_field(option: Option):
     if option.kind == "bool":
         return BooleanField(label, default=option.default, description=desc)
     if option.kind == "text":
-        return RadioField(label, choices=[SelectChoice(c, choice_label(c)) for c in option.choices],
-                          default=option.default, description=desc)
+        return OptionChoiceField(label, choices=[SelectChoice(c, choice_label(c)) for c in option.choices],
+                                 default=option.default, description=desc)
     if option.kind == "range":
         return FieldList(BoundedIntegerField(label, [InputRequired(),
                                                      NumberRange(min=option.minimum, max=option.maximum)]),

@@ -336,3 +336,14 @@ def test_a_setup_refused_for_its_options_says_so_in_the_forms_words(client, auth
     with pytest.raises(records.ReplayError, match="record: option rolloff needs scoring: bonus-points"):
         records.replay({"format": 1, "game": "mia", "players": ["Ann", "Ben", "Cat"],
                         "options": {"rolloff": True}, "entries": []})
+
+
+def test_an_option_value_not_offered_is_refused_naming_the_choices(client, auth):
+    auth.register()
+    data = {"seats": "3", "starter": "0", "action": "create", "players-0": "Ann", "players-1": "Ben",
+            "players-2": "Cat", "opt_lives": "3", "opt_order": "bogus", "opt_pass_back": "must-raise",
+            "opt_next_starter": "owner", "opt_scoring": "elimination"}
+    r = client.post("/games/new/mia", data=data)
+    said = html.unescape(r.data.decode())
+    assert r.status_code == 400 and "Choose one of: standard, sum." in said and "Not a valid choice" not in said
+    assert "1 game" not in client.get("/").data.decode() and "Ann, Ben" not in client.get("/").data.decode()
