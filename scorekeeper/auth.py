@@ -98,6 +98,7 @@ class RegisterForm(FlaskForm):
             Regexp(r"^[A-Za-z0-9._\-]+$", message=_l("Use letters a-z, digits, dots, dashes or underscores.")),
         ],
         render_kw={"autocomplete": "username", "autocapitalize": "none"},
+        description=_l("2 to 40 characters: letters a-z, digits, dots, dashes or underscores."),
     )
     password = PasswordField(_l("Password"), validators=[InputRequired(), Length(min=8, max=200),
                                                      good_password(lambda form: form.username.data)],

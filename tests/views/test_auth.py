@@ -108,3 +108,16 @@ def test_a_logged_out_visit_goes_to_the_login_and_then_back_to_the_same_page(cli
     assert r.status_code == 302 and r.headers["Location"] == f"/login?next=/games/{gid}"  # no stray "?"
     r = client.get(f"/games/{gid}?mode=trail")
     assert r.headers["Location"] == f"/login?next=/games/{gid}?mode%3Dtrail"
+
+
+def test_the_register_page_says_the_rules_before_a_refusal_and_once_after(client):
+    page = client.get("/register").data.decode()
+    assert "2 to 40 characters: letters a-z, digits, dots, dashes or underscores." in page
+    assert "8 characters or more, not your name or a common password" in page
+    r = client.post("/register", data={"username": "ann", "password": "password1", "confirm": "password1"})
+    page = r.data.decode()
+    assert r.status_code == 400 and "among the easiest to guess" in page
+    assert page.count("8 characters or more, not your name or a common password") == 1  # the refusal says it
+    r = client.post("/register", data={"username": "<b>x</b>", "password": "correct horse", "confirm": "correct horse"})
+    page = r.data.decode()
+    assert r.status_code == 400 and page.count("letters a-z, digits, dots, dashes or underscores") == 1
