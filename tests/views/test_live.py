@@ -81,6 +81,8 @@ def test_a_turned_off_or_replaced_link_404s(app, client, auth):
     for gone in (new, new + "/poll?v=0", old, "/live/" + "x" * 20):  # a spectator is told why
         r = viewer.get(gone)
         assert r.status_code == 404 and "This live link was turned off or replaced" in r.data.decode(), gone
+        assert "Back to your games" not in r.data.decode()  # a spectator has none; the menu offers Log in
+    assert "Back to your games" in client.get(old).data.decode()  # a member has
     r = viewer.get(new + "/poll?v=0", headers=HX)
     assert r.status_code == 286 and "turned off" in r.data.decode()  # htmx stops polling
 
