@@ -308,3 +308,13 @@ def test_mia_is_still_recognised_under_its_german_names(de):
     game = new_game(de, "mia", players=("Ann", "Ben", "Cat"))
     assert de.get(f"/games/{game}/record.json").json["game"] == "mia"
     german(de.get(f"/games/{game}").data, "Mäxchen · Ann, Ben, Cat")
+
+
+def test_who_starts_is_asked_once_and_the_buttons_say_what_to_do(de):
+    """The heading asks; the buttons' legend says what a tap does (it said "Wer fängt an?" again)."""
+    game = new_game(de, "mitchi", players=("Ann", "Ben", "Cat"), starter="rolloff")
+    page = de.get(f"/games/{game}").data.decode()
+    assert page.count("Wer fängt an?") == 1 and "Tipp an, wer anfängt" in page
+    game = new_game(de, "mice-and-men", players=("Ann", "Ben", "Cat", "Dan"), starter="0", rounds=2)
+    page = de.get(f"/games/{game}/entries/1").data.decode()  # correcting who opens round 1
+    assert page.count("Tipp an, wer") == 1
