@@ -309,13 +309,13 @@ def correct(game_id: int, seq: int):
     """Correct an earlier entry; the rest of the log is replayed."""
     game = owned(game_id)
     session = get_session()
-    error, status, new = None, 200, None
+    error, status, new, repeated = None, 200, None, False
     if request.method == "POST":
         try:
             new = forms.entry_from_form(request.form)
             service.correct(session, game, seq, new, forms.form_version(request.form), entered_by=current_user.id)
         except service.Stale as err:
-            error, status = translated(err), 409
+            error, status, repeated = translated(err), 409, err.repeated
         except (service.Refused, forms.BadForm) as err:
             error, status = translated(err), 422
         else:
@@ -324,13 +324,18 @@ def correct(game_id: int, seq: int):
         session.rollback()
         session.refresh(game)
     loaded = service.load(session, game)
-    if status == 409:  # say what the game now ends with, as the game page does
-        error = f"{error} {_who_entered(session, loaded)}".strip()
+    last = _who_entered(session, loaded) if status == 409 else ""  # what the game now ends with
     if not 1 <= seq <= len(loaded.entries):
         if error is None:
             abort(404)
         # The entry went away meanwhile (undone on another phone): say so on the game page.
-        return render_game(loaded, error, "warning", status)
+        return render_game(loaded, f"{error} {last}".strip(), "warning", status)
+    if status == 409 and not repeated:  # the answer is this correction page again, not the game's
+        error = _("The game changed since this correction page was shown (another phone, or an older page); "
+                  "nothing was corrected. Below is entry %(seq)s as it stands now: correct it again if it still "
+                  "needs it.", seq=seq)
+    if last:
+        error = f"{error} {last}"
     current = loaded.log[seq - 1]
     # The controls of the entry form as they were before entry ``seq``, pre-set to the entry
     # (or to the refused correction, to fix and send again).

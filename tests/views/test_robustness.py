@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import zipfile
@@ -56,8 +57,10 @@ def test_stale_correction_is_a_409_and_changes_nothing(client, auth):
     before = client.get(f"/games/{game}/record.json").json
     r = client.post(f"/games/{game}/entries/2", data={"version": "0", "type": "turn", "player": "Ann",
                                                       "hand.0": "6", "hand.1": "4", "rolls": "2"})
-    assert r.status_code == 409 and "changed since this page was shown" in r.data.decode()
-    assert "Last entry, by ann: Ann: 6-3" in r.data.decode()  # what changed it, as the game page says
+    assert r.status_code == 409 and 'id="panel"' not in r.data.decode()  # the correction page again
+    assert ("The game changed since this correction page was shown (another phone, or an older page); nothing "
+            "was corrected. Below is entry 2 as it stands now: correct it again if it still needs it. Last entry, "
+            "by ann: Ann: 6-3 in 2.") in html.unescape(r.data.decode())  # what changed it, as the game page says
     # The entry was undone on another phone meanwhile: the answer says so on the game page.
     client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
     r = client.post(f"/games/{game}/entries/2", data={"version": "1", "type": "turn", "player": "Ann",
