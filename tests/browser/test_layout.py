@@ -109,3 +109,33 @@ def test_a_long_name_never_hides_its_score_and_the_table_screen_fits_a_phone(pag
         page.set_viewport_size(size)
         page.goto(screen)
         assert fits(page), (size, spills(page))
+
+
+SPACED = "Maximilian Alexander von Hohenzollern"  # words that each fit a phone's row
+
+BROKEN_WORDS = """sel => [...document.querySelectorAll(sel)].flatMap(b => {
+    const out = [], walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        for (const m of n.data.matchAll(/\\S+/g)) {
+            const r = document.createRange();
+            r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+            if (r.getClientRects().length > 1) out.push(m[0]);
+        }
+    }
+    return out;
+})"""
+
+
+def test_a_long_name_to_tap_breaks_between_its_words_not_inside_them(page: Page, live_server: str):
+    base = live_server
+    register(page, base, "spaced")
+    for game, players, buttons in (("mia", [SPACED, "Ben", "Cat"], ".choices.names button"),
+                                   ("mitchi", [SPACED, "Ben", "Cat", "Dan"], ".choices.names button")):
+        set_up(page, base, game, players, starter=None)
+        names = page.locator(buttons)
+        assert names.count() == len(players), game
+        assert page.evaluate(BROKEN_WORDS, buttons) == [], game
+        assert fits(page), (game, spills(page))
+        # the short names still share a row
+        tops = [names.nth(i).bounding_box()["y"] for i in range(1, len(players))]
+        assert len(set(tops)) == 1, (game, tops)
