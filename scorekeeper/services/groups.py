@@ -36,6 +36,11 @@ class NotAllowed(Exception):
     """The account may not do this in this group (the message says why); nothing changed."""
 
 
+class NoSuch(NotAllowed):
+    """No invite or member of that id in this group (another group's, or none): answered as
+    another group's games are, 404; nothing changed."""
+
+
 class BadName(ValueError):
     """A group name that is empty or longer than 40 characters; nothing changed."""
 
@@ -283,7 +288,7 @@ def revoke_invite(session: Session, user_id: int, group_id: int, invite_id: int)
     _require_owner(session, user_id, group_id)
     invite = session.get(Invite, invite_id)
     if invite is None or invite.group_id != group_id:
-        raise NotAllowed(_("There is no such invite in this group."))
+        raise NoSuch(_("There is no such invite in this group."))
     if invite.revoked_at is None:
         invite.revoked_at = utcnow()
         session.add(invite)
@@ -315,7 +320,7 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
     _require_owner(session, user_id, group_id)
     m = membership(session, member_id, group_id)
     if m is None:
-        raise NotAllowed(_("That account is not a member of this group."))
+        raise NoSuch(_("That account is not a member of this group."))
     if m.role == OWNER:
         raise NotAllowed(_("The group's owner cannot be removed."))
     session.delete(m)

@@ -24,6 +24,8 @@ def qr_svg(url: str) -> Markup:
 
 
 def _refused(err: groups.NotAllowed):
+    if isinstance(err, groups.NoSuch):  # another group's invite or member: as another group's games
+        return message_response(str(err), 404, _("Not found"))
     return message_response(str(err), 403, _("Not allowed"))
 
 

@@ -237,3 +237,25 @@ def test_a_removed_members_open_page_leaves_the_game(app, client, auth):
     r = ben.get(f"/games/{gid}/poll?v=0", headers=HX)
     assert r.headers.get("HX-Redirect") == "/"
     assert "not in its group any more" in ben.get("/").data.decode()
+
+
+def test_another_groups_invite_or_member_is_404_and_nothing_changes(app, client, auth):
+    """As another group's games: an invite or a member of a group the account does not own is
+    not there (404), even for the owner of another group."""
+    gid, ben = ben_joins_ann(app, client, auth)
+    carol = app.test_client()
+    Auth(carol).register("carol")  # the owner of a group of her own
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        from scorekeeper.models import Invite
+
+        invite = s.exec(select(Invite)).first()
+        ben_id = s.exec(select(Membership).where(Membership.role != "owner")).first().user_id
+    for url in (f"/groups/invites/{invite.id}/revoke", f"/groups/members/{ben_id}/remove"):
+        r = carol.post(url)
+        assert r.status_code == 404, (url, r.status_code)
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        from scorekeeper.models import Invite
+
+        assert s.get(Invite, invite.id).revoked_at is None
+        assert s.exec(select(Membership).where(Membership.user_id == ben_id)).first() is not None
+    assert ben.post("/groups/members/1/remove").status_code == 403  # a member of that group: not the owner
