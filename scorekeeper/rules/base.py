@@ -97,7 +97,10 @@ def shown(value: Any) -> str:
     if isinstance(value, float):
         if value == value and abs(value) < 1e12:
             return Phrase(N_("a number with a fraction"))
-        return Phrase(N_("not a whole number"))
+        if value != value:  # NaN (Python's JSON reads it)
+            return Phrase(N_("a value that is no number"))
+        # after "not" in every message ("…, not a huge number"): never "not not a whole number"
+        return Phrase(N_("a huge number")) if value > 0 else Phrase(N_("a huge negative number"))
     if isinstance(value, str):
         return repr(value[:30] + "…") if len(value) > 30 else repr(value)
     if isinstance(value, (list, tuple)):

@@ -165,6 +165,15 @@ def test_a_huge_number_is_never_written_out():
     refused(with_(MITCHI, game=big), "record:")
 
 
+@pytest.mark.parametrize("value,said", [(1e30, "a huge number"), (-1e30, "a huge negative number"),
+                                        (float("inf"), "a huge number"), (float("nan"), "a value that is no number"),
+                                        (2.5, "a number with a fraction")])
+def test_a_number_that_is_not_whole_is_named_once_after_not(value, said):
+    with pytest.raises(records.ReplayError) as err:
+        records.replay(with_(MITCHI, options={"point_limit": value}))
+    assert str(err.value) == f"record: option point_limit must be a whole number from 1 to 1000, not {said}"
+
+
 def test_json_with_a_number_too_long_to_read_is_a_record_refusal():
     text = '{"format": 1, "game": "mitchi", "players": ["A", "B"], "options": {"point_limit": ' + "9" * 5000 + "}}"
     with pytest.raises(records.ReplayError, match="^record:"):
