@@ -347,3 +347,17 @@ def test_an_option_value_not_offered_is_refused_naming_the_choices(client, auth)
     said = html.unescape(r.data.decode())
     assert r.status_code == 400 and "Choose one of: standard, sum." in said and "Not a valid choice" not in said
     assert "1 game" not in client.get("/").data.decode() and "Ann, Ben" not in client.get("/").data.decode()
+
+
+def test_a_game_ended_by_a_challenge_of_the_trail_shows_its_last_round(client, auth):
+    """The end of the game says how its last round ended, as after every other round (a game
+    ended by an ordinary challenge said only "Game over")."""
+    auth.register()
+    t = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", lives=1))
+    t.announce("Ann", 21)
+    t.challenge("Ben", (5, 3))  # not Mia: Ann is out
+    t.announce("Ben", 21)
+    page = text_of(t.challenge("Cat", (5, 3)).data)  # Ben is out: Cat wins
+    assert "Game over. Cat wins" in page
+    assert "Round 2: Cat challenged Ben's Mia; the cup showed 53." in page, page
+    assert "Ben loses 1 life, the last they had (a Mia challenge costs 2) and is out." in page
