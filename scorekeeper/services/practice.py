@@ -17,13 +17,14 @@ import random
 import secrets
 
 from flask_babel import gettext as _
-from sqlmodel import Session
+from sqlmodel import Session, select
 
-from ..models import Game, GamePlayer
+from ..models import Game, GamePlayer, Player
 from ..rules import find_game
 from ..rules import players as virtual
 from ..rules import record as records
 from ..rules.base import N_, GameState, IllegalEntry, Phrase
+from ..rules.names import name_key
 from ..rules.players import mia as mia_players
 from ..rules.players import mice_and_men as mm_players
 from ..rules.players import mitchi as mitchi_players
@@ -71,8 +72,8 @@ def _or_each(items: list) -> str:
 def create(session: Session, group_id: int, name: str, player: str, options: dict, seed,
            entered_by: int | None = None) -> Game:
     """A new practice game of ``name`` for ``player``, its first starter rolled for (one die
-    each, RULES.md Mitchi 2). The person's seat is linked to their profile; the virtual
-    players get none. Commits. Raises :class:`records.ReplayError` for bad names or options.
+    each, RULES.md Mitchi 2). The person's seat is linked to their profile when the group has
+    one (none is made); the virtual players get none. Commits. Raises :class:`records.ReplayError` for bad names or options.
     """
     spec = find_game(name)
     if spec.name not in GAMES:
@@ -93,10 +94,12 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
     if spec.name == "mice-and-men":  # every round's hidden dice come from this secret
         game.practice_state = json.dumps({"secret": str(seed) if seed is not None else secrets.token_hex(16)})
     session.add(game)
-    from .history import _profiles_for
-
-    profile = _profiles_for(session, group_id, [seats[0]])[0]
-    session.add(GamePlayer(game_id=game.id, player_id=profile.id, seat=0))
+    # The person's seat is linked to their profile if they have one (a rename follows it); a
+    # practice game makes none: someone who has only practised is no player of the group's lists.
+    profile = session.exec(select(Player).where(Player.group_id == group_id,
+                                                Player.name_key == name_key(seats[0]))).first()
+    if profile is not None:
+        session.add(GamePlayer(game_id=game.id, player_id=profile.id, seat=0))
     session.commit()
     return game
 

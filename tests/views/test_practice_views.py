@@ -254,6 +254,24 @@ def test_practice_games_are_listed_apart_and_never_counted_in_stats(client, auth
     assert f"/practice/{gid}" not in main and f"/games/{gid}/summary" in practice
     players = client.get("/players").data.decode()
     assert "Dan" not in players and "Eve" not in players  # virtual players get no profile
+    with Session(seeded.extensions["scorekeeper.engine"]) as s:  # Ann's profile has her practice seat
+        from scorekeeper.models import GamePlayer, Player
+
+        link = s.exec(select(GamePlayer).where(GamePlayer.game_id == gid)).one()
+        assert s.get(Player, link.player_id).name == "Ann" and link.seat == 0
+
+
+def test_someone_who_only_practised_is_no_player_of_the_group(app, client, auth):
+    auth.register()
+    first = start(client, player="Zoe")
+    for page in ("/players", "/", "/games/new/mitchi"):
+        assert "Zoe" not in client.get(page).data.decode(), page
+    real = new_game(client, players=("Zoe", "Ben"), starter="0")
+    assert real and "Zoe" in client.get("/players").data.decode()
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        from scorekeeper.models import GamePlayer
+
+        assert len(s.exec(select(GamePlayer).where(GamePlayer.game_id == first)).all()) == 0  # none made
 
 
 def test_another_account_gets_404(client, auth):
