@@ -191,7 +191,11 @@ def _after_change(game: Game, action):
 
 
 def _who_entered(session, loaded: service.Loaded) -> str:
-    """"Last entry, by ben: Ann: 6-5 in 2." (or without the name when not known)."""
+    """"Last entry, by ben: Ann: 6-5 in 2." (or without the name when not known); after an undo
+    (the entry Redo would put back: any other change forgets it) "Last change: Ben: 4-2 in 1 was
+    undone.", as the last entry is then not what changed."""
+    if loaded.redo:
+        return _("Last change: %(entry)s was undone.", entry=describe(loaded.redo))
     last = service.last_entry(session, loaded)
     if last is None:
         return ""

@@ -121,6 +121,18 @@ def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, 
     # Ben's page (polling with the version it shows) gets the panel as it now stands.
     r = ben.get(f"/games/{gid}/poll?v={version}", headers=HX)
     assert r.status_code == 200 and "Ben's turn" in r.data.decode() and "by ann" in r.data.decode()
+    # Ann undoes it; Ben's page, still showing it, taps Undo too: told what changed, not the start.
+    mine = version_of(r.data)
+    assert client.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX).status_code == 200
+    late = ben.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX)
+    assert late.status_code == 409 and "Last change: Ann: 6-5 in 2 was undone." in late.data.decode()
+    assert entries(app, gid) == 2  # the start, and the turn undone once (kept in the history)
+    # Once something else is entered, the last entry is what changed again.
+    again = ben.post(f"/games/{gid}/entries", data={**turn, "version": version_of(late.data), "rolls": "1"},
+                     headers=HX)
+    assert again.status_code == 200
+    late = client.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX)  # an old page's Undo
+    assert late.status_code == 409 and "Last entry, by ben: Ann: 6-5 in 1." in late.data.decode()
 
 
 def test_live_routes_of_another_group_are_404(app, client, auth):
