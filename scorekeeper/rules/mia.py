@@ -775,7 +775,6 @@ class Mia(GameState):
         self.to_act = None
         self.claim = None
         self.may_reverse = None
-        self.round_log = []  # no round goes on: the last one's end is the news
 
     def _new_round(self, starter: str) -> None:
         self.round_number += 1
