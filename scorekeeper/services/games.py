@@ -747,17 +747,36 @@ RESTORE_DAYS = 30
 
 def remove_game(session: Session, game: Game) -> None:
     """Take ``game`` out of the lists and the stats (``removed_at`` = now); its entries stay.
-    Commits."""
+    Commits; a game already removed stays as it is (a double tap)."""
+    if game.removed_at is not None:
+        return
     game.removed_at = utcnow()
-    session.add(game)
+    _moved_without_entries(session, game)
     session.commit()
 
 
 def restore_game(session: Session, game: Game) -> None:
-    """Put a removed game back in the lists and the stats. Commits."""
+    """Put a removed game back in the lists and the stats. Commits; a game not removed stays as
+    it is."""
+    if game.removed_at is None:
+        return
     game.removed_at = None
-    session.add(game)
+    _moved_without_entries(session, game)
     session.commit()
+
+
+def _moved_without_entries(session: Session, game: Game) -> None:
+    """A change of the game that is no entry (removed, restored): its version moves on, so that
+    every phone's poll brings the page as it now stands and a form shown before is stale (409).
+    The state is the same: its snapshot and its export rounds move to the new version with it
+    (each only if it was at the old one)."""
+    old = game.version
+    game.version = old + 1
+    session.add(game)
+    session.flush()
+    for table in (_snapshots, export_rows._STATE):
+        session.connection().execute(update(table).where(table.c.game_id == game.id, table.c.version == old)
+                                     .values(version=old + 1))
 
 
 def removed_games(session: Session, group_id: int) -> list[Game]:

@@ -293,6 +293,8 @@ def remove(game_id: int):
                        "Game removed. Restore it from Account within %(num)d days; "
                        "its entries are kept until then.", service.RESTORE_DAYS))
         return redirect(url_for("index"), 303)
+    if game.removed_at is not None:  # already removed: its page says so and offers Restore
+        return redirect(url_for("games.play", game_id=game.id), 303)
     return render_template("games/remove.html", game=game, players=json.loads(game.players),
                            spec=find_game(game.game), days=service.RESTORE_DAYS)
 

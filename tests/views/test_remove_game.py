@@ -43,12 +43,12 @@ def test_a_removed_game_takes_no_entry_undo_redo_or_correction_until_restored(cl
     turn = {"type": "turn", "player": "Ann", "hand.0": "5", "hand.1": "4", "rolls": "1"}
     for path, data in ((f"/games/{game}/entries", turn), (f"/games/{game}/undo", {}),
                        (f"/games/{game}/redo", {}), (f"/games/{game}/entries/1", {**turn, "type": "start"})):
-        r = client.post(path, data={"version": "2", **data}, headers=HX)
+        r = client.post(path, data={"version": "3", **data}, headers=HX)  # the removal moved the version
         assert r.status_code == 422, path
         assert "This game was removed; restore it" in r.data.decode(), path
     assert client.get(f"/games/{game}/record.json").json == record
     client.post(f"/games/{game}/restore")
-    assert client.post(f"/games/{game}/redo", data={"version": "2"}, headers=HX).status_code == 200
+    assert client.post(f"/games/{game}/redo", data={"version": "4"}, headers=HX).status_code == 200
 
 
 def test_a_removed_games_page_says_so_and_offers_nothing_to_enter(client, auth):
@@ -68,3 +68,46 @@ def test_a_removed_games_page_says_so_and_offers_nothing_to_enter(client, auth):
     client.post(f"/games/{game}/restore")
     page = client.get(f"/games/{game}").data.decode()
     assert 'name="hand.0"' in page and "/undo" in page and "/entries/1" in page and "was removed" not in page
+
+
+def test_a_phone_that_has_the_game_open_follows_its_removal_and_restoring(app, client, auth):
+    """Removing and restoring move the game's version: another phone's poll brings the panel as it
+    now stands, a form it showed before is stale, and the stored snapshot and export rounds move
+    along (nothing to replay)."""
+    from sqlmodel import Session
+
+    from scorekeeper.models import ExportState, Game, GameSnapshot
+
+    import re
+
+    from ..conftest import version_of
+
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben"), starter="0")
+    assert post_turn(client, game, 0, "Ann", (5, 4), 1).status_code == 200
+    other = client.get(f"/games/{game}").data  # the second phone's page (same account: same group)
+    shown = version_of(other)
+    client.post(f"/games/{game}/remove")
+    r = client.get(f"/games/{game}/poll?v={shown}", headers=HX)
+    assert r.status_code == 200 and "This game was removed" in r.data.decode() and 'name="hand.0"' not in r.data.decode()
+    stale = post_turn(client, game, shown, "Ben", (6, 6), 1)
+    assert stale.status_code == 409
+    removed = int(re.search(r'data-version="(\d+)"', r.data.decode()).group(1))
+    client.post(f"/games/{game}/restore")
+    r = client.get(f"/games/{game}/poll?v={removed}", headers=HX)
+    assert r.status_code == 200 and 'name="hand.0"' in r.data.decode() and "was removed" not in r.data.decode()
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        v = s.get(Game, game).version
+        assert s.get(GameSnapshot, game).version == v and s.get(ExportState, game).version == v
+    assert post_turn(client, game, version_of(r.data), "Ben", (6, 6), 1).status_code == 200
+    record = client.get(f"/games/{game}/record.json").json
+    assert [e.get("hand") for e in record["entries"]][1:] == [[5, 4], [6, 6]]
+    # Asked to remove it again (an old tab, a double tap): nothing moves, its page says it is removed.
+    client.post(f"/games/{game}/remove")
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        v, when = s.get(Game, game).version, s.get(Game, game).removed_at
+    assert client.post(f"/games/{game}/remove").status_code == 303
+    r = client.get(f"/games/{game}/remove")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{game}")
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert (s.get(Game, game).version, s.get(Game, game).removed_at) == (v, when)
