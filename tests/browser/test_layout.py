@@ -35,6 +35,11 @@ def test_long_names_never_widen_the_page(page: Page, live_server: str):
                           ("mice-and-men", [LONG, HYPHENATED, "Cat", "Dan"])):
         set_up(page, base, game, players, starter=0)
         assert fits(page), (f"{game} game page", spills(page))
+        if game == "mia":  # quick entry: whose cup, a name to tap
+            page.goto(page.url + "?mode=quick")
+            assert page.locator(".choices.names a").count() == 3
+            assert fits(page), ("mia quick entry", spills(page))
+            page.goto(page.url.split("?")[0])
         game_url = page.url
         for path in ("/summary", "/log"):
             page.goto(game_url + path)
