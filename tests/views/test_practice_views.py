@@ -455,6 +455,7 @@ def test_no_undo_is_offered_while_the_persons_roll_is_in_progress(client, auth):
     entered, that entry is the one before it (often a virtual player's), so no Undo is offered."""
     auth.register()
     gid = start(client)
+    assert "/undo" not in client.get(f"/practice/{gid}").data.decode()  # only the roll for who starts
     for _ in range(60):
         page = client.get(f"/practice/{gid}").data.decode()
         if step_of(page) == "0" and "/undo" in page:
