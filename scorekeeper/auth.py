@@ -50,6 +50,7 @@ class LoginForm(FlaskForm):
 
 
 #: What a good password is, under the password fields (in the request's language).
+PASSWORD_LENGTH = _l("A password has 8 to 200 characters.")
 PASSWORD_RULE = _l("8 characters or more, not your name or a common password "
                    "(a few unusual words together work well)")
 
@@ -94,14 +95,16 @@ class RegisterForm(FlaskForm):
         filters=[_trim],  # a phone keyboard's trailing space is not part of the name
         validators=[
             InputRequired(),
-            Length(min=2, max=40),
+            Length(min=2, max=40, message=_l("A name has 2 to 40 characters.")),
             Regexp(r"^[A-Za-z0-9._\-]+$", message=_l("Use letters a-z, digits, dots, dashes or underscores.")),
         ],
         render_kw={"autocomplete": "username", "autocapitalize": "none"},
-        description=_l("2 to 40 characters: letters a-z, digits, dots, dashes or underscores."),
+        description=_l("2 to 40 characters: letters a-z (capitals too, but Ann and ann are one name), digits, "
+                       "dots, dashes or underscores."),
     )
-    password = PasswordField(_l("Password"), validators=[InputRequired(), Length(min=8, max=200),
-                                                     good_password(lambda form: form.username.data)],
+    password = PasswordField(_l("Password"),
+                             validators=[InputRequired(), Length(min=8, max=200, message=PASSWORD_LENGTH),
+                                         good_password(lambda form: form.username.data)],
                              render_kw={"autocomplete": "new-password"}, description=PASSWORD_RULE)
     confirm = PasswordField(_l("Password again"),
                             validators=[InputRequired(), EqualTo("password", _l("The passwords differ."))],
@@ -111,8 +114,9 @@ class RegisterForm(FlaskForm):
 class PasswordForm(FlaskForm):
     current = PasswordField(_l("Current password"), validators=[InputRequired(), Length(max=200)],
                             render_kw={"autocomplete": "current-password"})
-    password = PasswordField(_l("New password"), validators=[InputRequired(), Length(min=8, max=200),
-                                                         good_password(lambda form: current_user.username)],
+    password = PasswordField(_l("New password"),
+                             validators=[InputRequired(), Length(min=8, max=200, message=PASSWORD_LENGTH),
+                                         good_password(lambda form: current_user.username)],
                              render_kw={"autocomplete": "new-password"}, description=PASSWORD_RULE)
     confirm = PasswordField(_l("New password again"),
                             validators=[InputRequired(), EqualTo("password", _l("The passwords differ."))],

@@ -335,6 +335,9 @@ def correct(game_id: int, seq: int):
         if error is None:
             abort(404)
         # The entry went away meanwhile (undone on another phone): say so on the game page.
+        if status == 409 and not repeated:
+            error = _("Entry %(seq)s is no longer in the game (undone on another phone, or an older page); "
+                      "nothing was corrected. Here is the game as it stands now.", seq=seq)
         return render_game(loaded, f"{error} {last}".strip(), "warning", status)
     if status == 409 and not repeated:  # the answer is this correction page again, not the game's
         error = _("The game changed since this correction page was shown (another phone, or an older page); "

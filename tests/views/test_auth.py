@@ -112,7 +112,7 @@ def test_a_logged_out_visit_goes_to_the_login_and_then_back_to_the_same_page(cli
 
 def test_the_register_page_says_the_rules_before_a_refusal_and_once_after(client):
     page = client.get("/register").data.decode()
-    assert "2 to 40 characters: letters a-z, digits, dots, dashes or underscores." in page
+    assert "2 to 40 characters: letters a-z (capitals too, but Ann and ann are one name), digits" in page
     assert "8 characters or more, not your name or a common password" in page
     r = client.post("/register", data={"username": "ann", "password": "password1", "confirm": "password1"})
     page = r.data.decode()
@@ -121,3 +121,7 @@ def test_the_register_page_says_the_rules_before_a_refusal_and_once_after(client
     r = client.post("/register", data={"username": "<b>x</b>", "password": "correct horse", "confirm": "correct horse"})
     page = r.data.decode()
     assert r.status_code == 400 and page.count("letters a-z, digits, dots, dashes or underscores") == 1
+    for data, said in (({"username": "a", "password": "correct horse"}, "A name has 2 to 40 characters."),
+                       ({"username": "ann", "password": "short"}, "A password has 8 to 200 characters.")):
+        r = client.post("/register", data={**data, "confirm": data["password"]})
+        assert r.status_code == 400 and said in r.data.decode() and "Field must be" not in r.data.decode()
