@@ -73,7 +73,8 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
            entered_by: int | None = None) -> Game:
     """A new practice game of ``name`` for ``player``, its first starter rolled for (one die
     each, RULES.md Mitchi 2). The person's seat is linked to their profile when the group has
-    one (none is made); the virtual players get none. Commits. Raises :class:`records.ReplayError` for bad names or options.
+    one (none is made); the virtual players get none. Commits. Raises
+    :class:`records.ReplayError` for bad names or options.
     """
     spec = find_game(name)
     if spec.name not in GAMES:

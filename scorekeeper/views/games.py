@@ -120,8 +120,8 @@ def setup(name: str):
             error = str(err)
         except (RecordError, ReplayError) as err:
             session.rollback()
-            error = translated(in_setup_words(spec, err.reason if isinstance(err, ReplayError) and err.entry is None
-                                              else err))
+            refusal = err.reason if isinstance(err, ReplayError) and err.entry is None else err
+            error = translated(in_setup_words(spec, refusal))
         else:
             return redirect(url_for("games.play", game_id=outcome.target_id), 303)
     elif request.method == "POST":
