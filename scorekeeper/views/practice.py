@@ -143,8 +143,15 @@ def next_move(game_id: int):
 @bp.route("/<int:game_id>/undo", methods=["POST"])
 @login_required
 def undo(game_id: int):
-    """Take back the last entry (kept in the history), as on any game."""
+    """Take back the last entry (kept in the history), as on any game; not while the person's
+    roll is in progress (it would drop the dice rolled: a way to roll again), as the page offers
+    no Undo then."""
     game = practice_game(game_id)
+    loaded = service.load(get_session(), game)
+    if _int("version") == game.version and (getattr(practice.pending_turn(loaded), "rolls", None)
+                                            or practice.pending_cup(loaded)):
+        return render(loaded, _("Finish your roll first (stop, or announce): Undo then takes it back."),
+                      "error", 422)
     return _change(game, lambda: service.undo(get_session(), game, _int("version")))
 
 

@@ -466,6 +466,10 @@ def test_no_undo_is_offered_while_the_persons_roll_is_in_progress(client, auth):
     rolled = move(client, gid).data.decode()  # the turn's first roll
     assert step_of(rolled) == "1" and 'aria-label="Your dice"' in rolled
     assert "/undo" not in rolled and "Undo:" not in rolled
+    before = record_of(client, gid)
+    sent = client.post(f"/practice/{gid}/undo", data={"version": str(version_of(rolled))}, headers=HX)
+    assert sent.status_code == 422 and "Finish your roll first" in sent.data.decode()  # not offered, not done
+    assert record_of(client, gid) == before and 'aria-label="Your dice"' in sent.data.decode()
     assert move(client, gid).status_code == 200  # stopped: the turn is an entry, Undo is back
     assert "/undo" in client.get(f"/practice/{gid}").data.decode()
 
@@ -473,3 +477,5 @@ def test_no_undo_is_offered_while_the_persons_roll_is_in_progress(client, auth):
     page = mia_to_my_move(client, gid)
     r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": str(version_of(page)), "action": "roll"})
     assert 'aria-label="Your dice under the cup"' in r.data.decode() and "/undo" not in r.data.decode()
+    sent = client.post(f"/practice/{gid}/undo", data={"version": str(version_of(r.data))}, headers=HX)
+    assert sent.status_code == 422 and "Your dice under the cup" in sent.data.decode()
