@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .i18n import gettext as _
 from .i18n import pgettext
+from .rules.base import Phrase
 
 
 def game_title(name: str, listed: bool = False) -> str:
@@ -183,8 +184,6 @@ def in_setup_words(spec, err):
     labels it ("Roll-off for a tie", in quotes) and every choice's code as its radio button reads
     ("bonus points"): a :class:`~scorekeeper.rules.base.Phrase` for ``i18n.translated``. The
     record's code names stay in a record's refusals (docs/translations.md §Refusals)."""
-    from .rules.base import Phrase
-
     phrase = err if isinstance(err, Phrase) else getattr(err, "message", None)
     if not isinstance(phrase, Phrase) or not phrase.values:
         return err

@@ -247,6 +247,22 @@ def pending_cup(loaded: Loaded) -> list[int] | None:
     return saved.get("cup")
 
 
+def roll_in_progress(loaded: Loaded) -> bool:
+    """True while the person has rolled and not entered it yet (a Mitchi turn's rolls, a Mia cup):
+    an Undo then would drop those dice, a way to roll again."""
+    turn = pending_turn(loaded)
+    return bool(turn and turn.rolls) or bool(pending_cup(loaded))
+
+
+def may_undo(loaded: Loaded) -> bool:
+    """Whether the practice page offers Undo: from the person's first move on (before it, Undo
+    could only take back the roll for who starts, die after die) and not while their roll is in
+    progress (:func:`roll_in_progress`)."""
+    me = person(loaded.game)
+    return not roll_in_progress(loaded) and any(e.get("player") == me and e.get("type") != "startroll"
+                                                for e in loaded.log)
+
+
 def mia_move(session: Session, game: Game, action: str, value: int | None, version: int | None,
              seed) -> Loaded:
     """The person's Mia move: ``roll`` (roll under the cup and see the dice), ``announce``

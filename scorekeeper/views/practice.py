@@ -78,6 +78,7 @@ def render(loaded: service.Loaded, message: str | None = None, level: str = "inf
         extra = {"my_dice": practice.mm_dice(game, state.round_number, me)}
     return render_template(template, loaded=loaded, game=game, state=state, spec=GAMES[game.game], me=me,
                            to_act=practice.to_act(state), turn=practice.pending_turn(loaded),
+                           may_undo=practice.may_undo(loaded),
                            message=message, level=level, **extra), status
 
 
@@ -148,8 +149,7 @@ def undo(game_id: int):
     no Undo then."""
     game = practice_game(game_id)
     loaded = service.load(get_session(), game)
-    if _int("version") == game.version and (getattr(practice.pending_turn(loaded), "rolls", None)
-                                            or practice.pending_cup(loaded)):
+    if _int("version") == game.version and practice.roll_in_progress(loaded):
         return render(loaded, _("Finish your roll first (stop, or announce): Undo then takes it back."),
                       "error", 422)
     return _change(game, lambda: service.undo(get_session(), game, _int("version")))
