@@ -86,7 +86,9 @@ def setup(name: str):
                                          max_seats, picked)
         data = {k: v for k, v in form.data.items() if k not in ("players", "csrf_token", "starter")}
         form = forms.setup_form(spec, len(names), data={**data, "players": names, "starter": starter})
-        return render_template("games/setup.html", spec=spec, form=form, error=None, known=known_players())
+        # htmx (a seat button on the page) swaps the form alone: the page keeps its scroll
+        template = "games/_setup_form.html" if is_htmx() else "games/setup.html"
+        return render_template(template, spec=spec, form=form, error=None, known=known_players())
     if request.method == "POST" and form.validate_on_submit():
         raw = [clean_name(n or "") for n in form.players.data]  # docs/game-record.md §Names
         names = [n for n in raw if n]

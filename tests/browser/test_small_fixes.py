@@ -36,3 +36,34 @@ def one_line(page: Page) -> bool:
                      return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })""")
     assert lines, "no 100% on the page"
     return all(n == 1 for n in lines)
+
+
+def test_a_seat_button_answers_in_place(page: Page, live_server: str):
+    """↑ ↓ and "Add a seat" swap the setup form in place (docs/speed.md §Entry path: one request,
+    no page load): the page stays where it was scrolled to, what was typed stays, and the button
+    tapped keeps the focus. Before, each tap loaded the whole page, back at its top."""
+    base = live_server
+    register(page, base)
+    page.set_viewport_size({"width": 390, "height": 480})  # a phone with its keyboard up
+    page.goto(base + "/games/new/mitchi")
+    while (seats := page.locator(".seat").count()) < 6:
+        page.get_by_role("button", name="Add a seat").click()
+        page.wait_for_function("n => document.querySelectorAll('.seat').length > n", arg=seats)
+    for i, name in enumerate("Ann Ben Cat Dan Eve Fay".split()):
+        page.get_by_label(f"Name in seat {i + 1}", exact=True).fill(name)
+    page.locator(".seat").nth(5).get_by_label("starts").check()
+    up = page.get_by_role("button", name="Move seat 5 up")
+    up.scroll_into_view_if_needed()
+    page.evaluate("() => { window.__samePage = true; }")
+    scrolled = page.evaluate("() => window.scrollY")
+    assert scrolled > 100, "the setup page is too short to show the scroll being kept"
+    up.click()
+    page.wait_for_function("() => document.querySelector('[aria-label=\"Name in seat 4\"]').value === 'Eve'")
+    assert page.get_by_label("Name in seat 5", exact=True).input_value() == "Dan"
+    assert page.locator(".seat").nth(5).get_by_label("starts").is_checked()
+    assert page.evaluate("() => window.__samePage === true"), "the tap loaded a new page"
+    assert abs(page.evaluate("() => window.scrollY") - scrolled) <= 2
+    assert page.evaluate("() => document.activeElement.id") == "up-4"
+    page.get_by_role("button", name="Start the game", exact=True).last.click()
+    page.wait_for_url(f"{base}/games/*")
+    assert "Fay" in page.locator("#panel").inner_text()

@@ -231,6 +231,19 @@ def test_setup_reorders_seats(client, auth):
     assert 'name="starter" value="1" checked' in page
 
 
+def test_a_seat_button_from_htmx_gets_the_form_alone(client, auth):
+    """htmx swaps the setup form in place (templates/games/_setup_form.html): its answer is the
+    form, not a whole page to paste into it; without htmx the button gets the page."""
+    auth.register()
+    data = {"seats": "3", "players-0": "Ann", "players-1": "Ben", "players-2": "Cat", "starter": "0",
+            "opt_point_limit": "25", "action": "down-0"}
+    fragment = client.post("/games/new/mitchi", data=data, headers=HX).data.decode()
+    assert fragment.strip().startswith('<form method="post"') and fragment.strip().endswith("</form>")
+    assert fragment.index('value="Ben"') < fragment.index('value="Ann"')
+    whole = client.post("/games/new/mitchi", data=data).data.decode()
+    assert "<html" in whole and "<h1>" in whole and 'id="setup"' in whole
+
+
 def test_rolloff_from_setup(client, auth):
     auth.register()
     game = new_game(client, players=("Ann", "Ben", "Cat"), starter="rolloff")
