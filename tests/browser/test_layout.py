@@ -144,3 +144,20 @@ def test_a_long_name_to_tap_breaks_between_its_words_not_inside_them(page: Page,
         # the short names still share a row
         tops = [names.nth(i).bounding_box()["y"] for i in range(1, len(players))]
         assert len(set(tops)) == 1, (game, tops)
+
+
+def test_the_panel_starts_under_the_title_edge_to_edge(page: Page, live_server: str):
+    """On a phone the game's panel follows its title closely and takes the page's whole width:
+    the dice and "in 1 / in 2 / in 3" come up and each die is wider (simple.css's padding of a
+    section, 2rem by 1rem, pushed them 50 px down and narrowed them)."""
+    base = live_server
+    register(page, base)
+    page.set_viewport_size({"width": 390, "height": 844})
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    box = page.evaluate("""() => { const t = document.querySelector('main > h1').getBoundingClientRect(),
+        m = document.querySelector('main').getBoundingClientRect(),
+        g = document.querySelector('#panel .glance').getBoundingClientRect();
+        return {gap: g.top - t.bottom, left: g.left - m.left, right: m.right - g.right}; }""")
+    assert box["gap"] < 30, box
+    assert box["left"] < 2 and box["right"] < 2, box
+    assert page.get_by_role("button", name="in 3").bounding_box()["y"] + 48 < 844  # in view, unscrolled
