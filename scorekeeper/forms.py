@@ -25,6 +25,7 @@ from .i18n import gettext as _
 from .i18n import pgettext
 from .rules.base import MAX_NUMBER, GameSpec, Option, RecordError
 from .rules.names import MAX_NAME, name_key
+from .rules.record import RECORD_INT_MAX
 from .words import choice_label, option_help, option_label
 
 ROLLOFF = "rolloff"
@@ -204,7 +205,14 @@ def entry_from_form(form: MultiDict) -> dict:
     entry: dict = {}
     for key in TEXT_KEYS:
         if form.get(key):
+            if len(form[key]) > MAX_NAME:  # a name, or an entry's type: never longer than a name
+                raise BadForm(_("%(key)s is too long (%(count)s characters): a name has at most %(max)s",
+                                key=key, count=len(form[key]), max=MAX_NAME))
             entry[key] = form[key]
+    # Every number is within a record's range (RECORD_INT_MAX either way), in a field the entry's
+    # type does not use too: the engine ignores such a field, but it is stored and exported, and
+    # the record must load again (docs/game-record.md §Ranges). The engine checks the ranges of
+    # the fields it uses, which are far smaller.
     for key in INT_KEYS:
         raw = form.get(key)
         if raw not in (None, "") and len(raw.strip()) > MAX_DIGITS:  # docs/game-record.md §Ranges
@@ -212,12 +220,17 @@ def entry_from_form(form: MultiDict) -> dict:
                             key=field_word(key), max=MAX_NUMBER))
         if raw not in (None, ""):
             entry[key] = parse_number(raw, key)
+            if abs(entry[key]) > RECORD_INT_MAX:
+                raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
+                                key=field_word(key), max=MAX_NUMBER))
     for key in DICE_KEYS:
         raws = [form[f"{key}.{i}"] for i in range(4) if f"{key}.{i}" in form] or form.getlist(key)
         if raws:
             if len(raws) > 5 or not all(_NUMBER.fullmatch(r.strip()) for r in raws):
                 raise BadForm(_("choose a face from 1 to 6 for every die"))
             entry[key] = [int(r) for r in raws]
+            if any(abs(d) > RECORD_INT_MAX for d in entry[key]):
+                raise BadForm(_("choose a face from 1 to 6 for every die"))
     if "type" not in entry:
         raise BadForm(_("the form did not say what kind of entry it is; reload the page"))
     return entry

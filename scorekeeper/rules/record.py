@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 FORMAT = 1
+#: Every number a record holds (entries, options, history), either way: 9 digits. Loading refuses
+#: a record with a number beyond it, so no form stores one (docs/game-record.md §Ranges).
+RECORD_INT_MAX = 999_999_999
 
 
 class ReplayError(RuleError):

@@ -45,6 +45,7 @@ from ..rules import GAMES, find_game
 from ..rules.names import clean_name, name_key
 from ..rules.base import parse_options
 from ..rules import record as records
+from ..rules.record import RECORD_INT_MAX
 from ..rules.mia import value_label
 from ..rules.mitchi import MITCHI, hand_name, worst_of
 from . import export_rows
@@ -760,8 +761,6 @@ MAX_IMPORT = 2000
 #: Anything outside is a typo or an attack, and could not be shown in every time zone.
 EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
 LATEST = datetime(2101, 1, 1, tzinfo=timezone.utc)
-#: Every number in a record (entries, options, history): as in a form, at most 9 digits.
-RECORD_INT_MAX = 999_999_999
 _HISTORY_INT_KEYS = ("die", "rolls", "value", "penalty", "announced")
 _HISTORY_DICE_KEYS = ("hand", "cup", "dice")
 

@@ -19,7 +19,7 @@ from scorekeeper.models import Entry, Game, Player
 from scorekeeper.rules.base import MAX_NUMBER
 from scorekeeper.services import history as hist
 
-from ..conftest import HX, messages, new_game
+from ..conftest import HX, messages, new_game, without_entered_by
 from .test_history import game_ids, set_played_at, upload
 
 
@@ -176,6 +176,47 @@ def test_a_4300_digit_penalty_is_refused_with_a_clear_message(app, client, auth)
                                                        key: "1" * 5000}, headers=HX)
         assert r.status_code == 422, key
     assert client.get(f"/games/{gid}/record.json").json == before
+
+
+@pytest.mark.parametrize("junk,needle", [
+    ({"cup.0": "999999999999"}, "Choose a face from 1 to 6 for every die"),
+    ({"penalty": "-1000000000"}, "Penalty is far too large"),
+    ({"announced": "1000000000"}, "is far too large"),
+    ({"owner": "x" * 300_000}, "Owner is too long (300000 characters): a name has at most 40"),
+    ({"player": "A" * 41}, "Player is too long (41 characters)"),
+])
+def test_a_field_the_entry_does_not_use_is_bounded_too(app, client, auth, junk, needle):
+    """A Mitchi turn carrying fields only other entries use: the engine ignores them, but they
+    are stored and exported, so they are held to a record's ranges (docs/game-record.md §Ranges)
+    and refused beyond them. Before, a crafted turn with ``cup.0=999999999999`` was stored, and
+    the group's export then failed to load ("the number 999999999999… is out of range")."""
+    auth.register()
+    gid = new_game(client)
+    before = client.get(f"/games/{gid}/record.json").json
+    turn = {"version": "0", "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
+    r = client.post(f"/games/{gid}/entries", data={**turn, **junk}, headers=HX)
+    assert r.status_code == 422
+    assert any(needle in m for m in messages(r.data)), messages(r.data)
+    assert client.get(f"/games/{gid}/record.json").json == before
+
+
+def test_what_the_entry_form_stores_loads_again(app, client, auth):
+    """The largest numbers the form lets into fields a turn does not use: the exported record
+    loads into another account as it is."""
+    auth.register()
+    gid = new_game(client)
+    turn = {"version": "0", "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1",
+            "cup.0": "999999999", "penalty": "-999999999", "owner": "x" * 40}
+    assert client.post(f"/games/{gid}/entries", data=turn, headers=HX).status_code == 200
+    exported = client.get(f"/games/{gid}/record.json").json
+    assert exported["entries"][-1]["cup"] == [999999999]
+    auth.logout()
+    auth.register("ben")
+    r = upload(client, exported)
+    assert r.status_code == 303, messages(r.data)
+    loaded = int(re.search(r"/games/(\d+)", r.headers["Location"]).group(1))
+    again = client.get(f"/games/{loaded}/record.json").json
+    assert without_entered_by(again)["entries"] == without_entered_by(exported)["entries"]
 
 
 def test_an_option_of_537_nines_is_refused(app, client, auth):
