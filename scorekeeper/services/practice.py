@@ -3,7 +3,8 @@
 The rules and the virtual players live in :mod:`scorekeeper.rules` (the players in
 :mod:`scorekeeper.rules.players`); this module only stores what they do. Every roll
 is decided here, on the server, from :func:`random_source`: seeded by the app's
-``PRACTICE_SEED`` (tests) or the operating system's randomness. Every finished
+``PRACTICE_SEED`` (tests) or the game's own secret, drawn from the operating system's
+randomness when the game is created. Every finished
 turn, tie-break roll, roll-off die and virtual player's choice is an ordinary entry
 of the game's log (so replay, undo, corrections and the summary work as for any
 game). Only the person's Mitchi turn in progress (the rolls so far, not yet
@@ -45,13 +46,29 @@ def seats_for(name: str) -> list[str]:
 
 
 def random_source(seed, log_length: int, step: str) -> random.Random:
-    """The dice for one step of a game: with ``seed`` (``PRACTICE_SEED``) a
-    :class:`random.Random` fixed by the seed, the number of entries in the log and the step
-    (``"v"`` for a virtual player's entry, ``"r0"``, ``"r1"``... for the person's rolls), so a
-    seeded game always rolls the same; without a seed the system's randomness."""
+    """The dice for one step of a game: a :class:`random.Random` fixed by ``seed`` (the game's
+    secret, :func:`dice_seed`), the number of entries in the log and the step (``"v"`` for a
+    virtual player's entry, ``"r0"``, ``"r1"``... for the person's rolls). So a step rolls the same
+    dice however often it is reached: an Undo of the person's turn, then Roll, brings back the
+    same dice, never a fresh roll. Without a seed (a game stored before it had a secret) the
+    system's randomness."""
     if seed is None:
         return random.SystemRandom()
     return random.Random(f"{seed}:{log_length}:{step}")
+
+
+def dice_seed(game: Game, seed=None):
+    """What a practice game's dice come from: ``seed`` (``PRACTICE_SEED``, tests) if given, else
+    the secret the game was created with (``Game.practice_state``; never shown on a page)."""
+    if seed is not None:
+        return seed
+    return json.loads(game.practice_state or "{}").get("secret")
+
+
+def _state(game: Game, **pending) -> str:
+    """``Game.practice_state``: the game's secret, and what the person has rolled and not yet
+    entered (``pending``: ``version`` with ``rolls``/``kept`` or ``cup``), if anything."""
+    return json.dumps({"secret": dice_seed(game), **pending})
 
 
 def person(game: Game) -> str:
@@ -77,6 +94,7 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
     :class:`records.ReplayError` for bad names or options.
     """
     spec = find_game(name)
+    secret = str(seed) if seed is not None else secrets.token_hex(16)  # every roll of the game comes from it
     if spec.name not in GAMES:
         raise Refused(N_("practice games are for {games}, not {name}"), games=", ".join(GAMES), name=name)
     seats = seats_for(player)
@@ -86,14 +104,13 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
     entries: list[dict] = []
     if spec.name in ("mitchi", "mia"):  # the roll-off for who starts (Mice and Men: seat 1 opens)
         while state.opening.starter is None:
-            entry = module.next_entry(state, random_source(seed, len(entries), "v"), *extra(spec.name))
+            entry = module.next_entry(state, random_source(secret, len(entries), "v"), *extra(spec.name))
             state.apply(entry)
             entries.append(entry)
     game = service.create_game(session, group_id, spec.name, seats, options, entries,
                                entered_by=entered_by)
     game.practice = True
-    if spec.name == "mice-and-men":  # every round's hidden dice come from this secret
-        game.practice_state = json.dumps({"secret": str(seed) if seed is not None else secrets.token_hex(16)})
+    game.practice_state = json.dumps({"secret": secret})
     session.add(game)
     # The person's seat is linked to their profile if they have one (a rename follows it); a
     # practice game makes none: someone who has only practised is no player of the group's lists.
@@ -129,7 +146,8 @@ def pending_turn(loaded: Loaded) -> mitchi_players.Turn | None:
 
 
 def _save(session: Session, game: Game, turn: mitchi_players.Turn | None) -> None:
-    game.practice_state = json.dumps({"version": game.version, "rolls": turn.rolls, "kept": turn.kept}) if turn else None
+    game.practice_state = _state(game, version=game.version, rolls=turn.rolls, kept=turn.kept) if turn \
+        else _state(game)
     session.add(game)
     session.commit()
 
@@ -144,6 +162,7 @@ def roll(session: Session, game: Game, action: str, keep: int | None, version: i
     Raises :class:`Stale` (an old page or a double tap: nothing done) or :class:`Refused`
     (not the person's turn, no rolls left, a die not in the hand: the message says which).
     """
+    seed = dice_seed(game, seed)
     loaded = service.load(session, game)
     if version != game.version:
         raise Stale()
@@ -163,7 +182,10 @@ def roll(session: Session, game: Game, action: str, keep: int | None, version: i
     if turn is None:  # pragma: no cover - a Mitchi practice game only expects turns and tie-breaks here
         raise Refused(N_("there is no turn to roll for now"))
     if step != len(turn.rolls):
-        raise Stale(repeated=step is not None and step < len(turn.rolls))
+        # "already recorded" only for the same move again (a double tap); another tab's different
+        # move at that step was not made: the game moved on without it
+        raise Stale(repeated=step is not None and 0 <= step < len(turn.rolls) and _made_at(turn, step) == (
+            action, keep if action == "keep" else None))
     if action not in turn.choices():
         words = {"roll": N_("roll"), "keep": N_("keep one die"), "both": N_("re-roll both"), "stop": N_("stop")}
         valid = _or_each([Phrase(words[c]) for c in turn.choices()])
@@ -182,10 +204,19 @@ def roll(session: Session, game: Game, action: str, keep: int | None, version: i
     return loaded
 
 
+def _made_at(turn: mitchi_players.Turn, step: int) -> tuple[str, int | None]:
+    """The move that made the turn's roll number ``step`` (0-based): ``("roll", None)`` for the
+    first, ``("both", None)`` or ``("keep", face)`` for a re-roll."""
+    if step == 0:
+        return "roll", None
+    return ("both", None) if turn.kept[step] is None else ("keep", turn.kept[step])
+
+
 def advance(session: Session, game: Game, version: int | None, seed) -> Loaded:
     """The next virtual player's entry (a whole Mitchi turn, or one tie-break roll), decided
     by :mod:`scorekeeper.rules.players` and recorded like any entry. Raises :class:`Stale`
     or :class:`Refused` (the game is over, or it is the person's move)."""
+    seed = dice_seed(game, seed)
     loaded = service.load(session, game)  # a stale version is refused by add_entry
     nxt: dict | None = loaded.state.expected()
     if nxt is None:
@@ -219,7 +250,7 @@ def advance(session: Session, game: Game, version: int | None, seed) -> Loaded:
 def after(session: Session, loaded: Loaded, seed) -> Loaded:
     """After an entry: a virtual player who won a challenge of an announced Mia decides at once
     whether to reverse the direction (option ``mia_reverses``; docs/practice.md)."""
-    state = loaded.state
+    state, seed = loaded.state, dice_seed(loaded.game, seed)
     if loaded.game.game != "mia" or state.may_reverse in (None, person(loaded.game)):
         return loaded
     if random_source(seed, len(loaded.log), "reverse").random() < mia_players.REVERSE_CHANCE:
@@ -269,6 +300,7 @@ def mia_move(session: Session, game: Game, action: str, value: int | None, versi
     ``value`` (after rolling), ``pass`` (with ``value`` when passing back by raising),
     ``challenge`` (lift the cup) or ``reverse``. The engine decides what is legal; its
     refusal is raised as :class:`Refused`; an old page raises :class:`Stale`."""
+    seed = dice_seed(game, seed)
     loaded = service.load(session, game)
     if version != game.version:
         raise Stale()
@@ -286,7 +318,7 @@ def mia_move(session: Session, game: Game, action: str, value: int | None, versi
         if "announce" not in state.legal_types():
             raise Refused(N_("nothing ranks above Mia, so you cannot roll: challenge or pass"))
         dice = sorted(virtual.roll(random_source(seed, len(loaded.log), "cup"), 2), reverse=True)
-        game.practice_state = json.dumps({"version": game.version, "cup": dice})
+        game.practice_state = _state(game, version=game.version, cup=dice)
         session.add(game)
         session.commit()
         return loaded
@@ -301,7 +333,7 @@ def mia_move(session: Session, game: Game, action: str, value: int | None, versi
     else:
         raise Refused(N_("{action} is not a move; roll, announce, pass or challenge"), action=_action(action))
     loaded = service.add_entry(session, game, entry, version)
-    game.practice_state = None
+    game.practice_state = _state(game)
     session.add(game)
     session.commit()
     return after(session, loaded, seed)

@@ -479,3 +479,71 @@ def test_no_undo_is_offered_while_the_persons_roll_is_in_progress(client, auth):
     assert 'aria-label="Your dice under the cup"' in r.data.decode() and "/undo" not in r.data.decode()
     sent = client.post(f"/practice/{gid}/undo", data={"version": str(version_of(r.data))}, headers=HX)
     assert sent.status_code == 422 and "Your dice under the cup" in sent.data.decode()
+
+
+@pytest.mark.parametrize("game", ["mitchi", "mia"])
+def test_undo_then_roll_brings_back_the_same_dice(make_app, auth, game):
+    """Undo is no re-roll of the person's own turn either: each roll comes from the game's secret
+    and its place in the log (services.practice.random_source), so after an Undo of the person's
+    turn (Mitchi) or announcement (Mia), rolling again shows the dice rolled before. Before, with
+    the system's randomness (no PRACTICE_SEED), a player could undo until the dice were good."""
+    app = make_app()  # no PRACTICE_SEED
+    client = app.test_client()
+    from ..conftest import Auth
+
+    Auth(client).register()
+    if game == "mitchi":
+        gid = start(client)
+        page = to_my_turn(client, gid)
+    else:
+        gid = start_other(client, "mia", "lives", "3")
+        page = mia_to_my_move(client, gid)
+    first = my_roll(client, gid, page, game)
+    for _ in range(3):
+        page = client.get(f"/practice/{gid}").data.decode()
+        r = client.post(f"/practice/{gid}/undo", data={"version": str(version_of(page))}, headers=HX)
+        assert r.status_code == 200, messages(r.data)
+        page = client.get(f"/practice/{gid}").data.decode()
+        assert my_roll(client, gid, page, game) == first
+    app.extensions["scorekeeper.engine"].dispose()
+
+
+def my_roll(client, gid, page, game) -> list[int]:
+    """Roll once and enter it at once (Mitchi: Roll, Stop; Mia: Roll, announce the truth or the
+    lowest value offered): the dice rolled."""
+    v = str(version_of(page))
+    if game == "mitchi":
+        r = client.post(f"/practice/{gid}/roll", data={"version": v, "step": "0", "action": "roll"}, headers=HX)
+        assert r.status_code == 200, messages(r.data)
+        page = client.get(f"/practice/{gid}").data.decode()
+        r = client.post(f"/practice/{gid}/roll", headers=HX,
+                        data={"version": str(version_of(page)), "step": step_of(page), "action": "stop"})
+        assert r.status_code == 200, messages(r.data)
+        return record_of(client, gid)["entries"][-1]["hand"]
+    r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "roll"})
+    assert r.status_code == 200, messages(r.data)
+    value = re.search(r'name="value" value="(\d+)"', r.data.decode()).group(1)
+    r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "announce", "value": value})
+    assert r.status_code == 200, messages(r.data)
+    return record_of(client, gid)["entries"][-1]["dice"]
+
+
+def test_a_stale_tabs_other_move_is_not_called_a_double_tap(client, auth):
+    """Two tabs on one practice turn: tab A keeps a die, tab B (still at the roll before) taps
+    Stop. B's Stop was not made, so B hears the game changed, not "already recorded"; the same
+    Keep sent again is the double tap. (Found by a review: both were told "already recorded".)"""
+    auth.register()
+    gid = start(client)
+    page = to_my_turn(client, gid)
+    v = str(version_of(page))
+    page = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "0", "action": "roll"}).data.decode()
+    face = re.search(r'name="keep" value="(\d)"', page).group(1)
+    kept = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "1", "keep": face})
+    assert kept.status_code == 200
+    stop = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "1", "action": "stop"})
+    assert stop.status_code == 409
+    assert any("changed since this page was shown" in m for m in messages(stop.data)), messages(stop.data)
+    again = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "1", "keep": face})
+    assert again.status_code == 409 and any("already recorded" in m for m in messages(again.data))
+    both = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "1", "action": "both"})
+    assert both.status_code == 409 and not any("already recorded" in m for m in messages(both.data))
