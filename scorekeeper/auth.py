@@ -184,7 +184,7 @@ def _say_once(message: str) -> None:
     together, one after the other, would show it twice on the login page."""
     # Flask keeps the messages waiting to be shown in the session, as (category, text) pairs.
     if message not in (text for _category, text in cookie.get("_flashes", ())):
-        flash(message)
+        flash(message, "warning")  # not a success: shown as a warning
 
 
 def _page_to_return_to() -> str | None:

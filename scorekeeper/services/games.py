@@ -727,8 +727,16 @@ def rematch(session: Session, game: Game, version: int | None, entered_by: int |
     Nothing is entered: the new game opens on "Who starts?" (name the starter, or the one-die
     roll-off the rules give; docs/rules.md §Every game). The old game's ``version`` is
     claimed first, so a double tap makes one new game (:class:`Stale` for the second). Flushes
-    only: the caller links the seats and commits.
+    only: the caller links the seats and commits. Raises :class:`Refused` for a game that is
+    not over, is removed or is a practice game (its page offers its own new game), and
+    :class:`Stale` when the game moved on since ``version`` (an undo: it may no longer be over).
     """
+    if game.practice:
+        raise Refused(N_("a practice game is played on its practice page; start another one there"))
+    _refuse_if_removed(session, game, version)
+    if not load(session, game).state.finished:
+        raise _refuse(session, game, version, N_("this game is not over yet; a rematch is offered when it has ended"))
+    _end_read(session)
     _claim(session, game, version)
     return create_game(session, game.group_id, game.game, json.loads(game.players), json.loads(game.options),
                        [], entered_by=entered_by)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from flask import (Blueprint, Response, abort, flash, get_flashed_messages, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, Response, abort, flash, get_flashed_messages, make_response, redirect,
+                   render_template, request, url_for)
 from flask_login import current_user, login_required
 from sqlalchemy.exc import IntegrityError
 
@@ -23,6 +23,7 @@ from ..words import GAME_ALIASES, describe, in_setup_words
 from ..services import games as service
 from ..services import groups, history, live, once
 from ..services.groups import current_group
+from ..web import message_response
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 MAX_SEATS = 12
@@ -44,6 +45,20 @@ def owned(game_id: int) -> Game:
     game = groups.game_of_member(get_session(), current_user.id, game_id)
     if game is None:
         abort(404)
+    return game
+
+
+def scored(game_id: int) -> Game:
+    """:func:`owned`, for the routes that score a game by hand (its page, an entry, undo, redo, a
+    correction). A practice game is played on its practice page, its dice rolled on the server:
+    its page leads there (a GET), and a change sent here is refused with nothing saved."""
+    game = owned(game_id)
+    if game.practice:
+        if request.method == "GET":
+            abort(redirect(url_for("practice.play", game_id=game.id), 303))
+        abort(make_response(message_response(
+            _("This is a practice game: it is played on its practice page, where the server rolls the "
+              "dice. Nothing was saved."), 409, _("Not saved"))))
     return game
 
 
@@ -165,11 +180,13 @@ def render_game(loaded: service.Loaded, message: str | None = None, level: str =
 @login_required
 def play(game_id: int):
     """The game page: state at a glance and the entry form."""
-    game = owned(game_id)
+    game = scored(game_id)
     # What the last change said ("Entry 2 corrected.") goes into the panel, so the next entry
     # replaces it instead of leaving it above the game while play goes on.
-    said = " ".join(get_flashed_messages())
-    return render_game(service.load(get_session(), game), said or None, "ok")
+    flashed = get_flashed_messages(with_categories=True)
+    said = " ".join(text for _category, text in flashed)
+    level = "warning" if any(category == "warning" for category, _text in flashed) else "ok"
+    return render_game(service.load(get_session(), game), said or None, level)
 
 
 def _after_change(game: Game, action):
@@ -233,7 +250,7 @@ def poll(game_id: int):
 @login_required
 def add_entry(game_id: int):
     """Record one entry (one request per entry)."""
-    game = owned(game_id)
+    game = scored(game_id)
     version = forms.form_version(request.form)
 
     def action():
@@ -247,7 +264,7 @@ def add_entry(game_id: int):
 @login_required
 def undo(game_id: int):
     """Take back the last entry (kept in the history)."""
-    game = owned(game_id)
+    game = scored(game_id)
     version = forms.form_version(request.form)
     return _after_change(game, lambda: service.undo(get_session(), game, version))
 
@@ -256,7 +273,7 @@ def undo(game_id: int):
 @login_required
 def redo(game_id: int):
     """Put back the entry the last undo took back (nothing entered since)."""
-    game = owned(game_id)
+    game = scored(game_id)
     version = forms.form_version(request.form)
     return _after_change(game, lambda: service.redo(get_session(), game, version))
 
@@ -271,14 +288,17 @@ def rematch(game_id: int):
         new = service.rematch(session, game, forms.form_version(request.form), entered_by=current_user.id)
         history.link_players(session, current_group().id, new)
         session.commit()
-    except service.Stale:
+    except service.Stale as err:
         session.rollback()
         new = service.latest_rematch(session, game)
-        if new is None:
-            session.refresh(game)
-            return render_game(service.load(session, game), _("The game changed since this page was shown; "
-                               "no new game was started. Tap Rematch again."), "warning", 409)
-        flash(_("The rematch was already started (a double tap starts one game)."))
+        if new is None:  # the game moved on (an undo on another phone): its page, as it is now
+            flash(f"{translated(err)} {_who_entered(session, service.load(session, game))}".strip(), "warning")
+            return redirect(url_for("games.play", game_id=game.id), 303)
+        flash(_("The rematch was already started (a double tap, or another phone); this is its game."))
+    except service.Refused as err:
+        session.rollback()
+        flash(translated(err), "warning")
+        return redirect(url_for("games.play", game_id=game.id), 303)
     return redirect(url_for("games.play", game_id=new.id), 303)
 
 
@@ -315,7 +335,7 @@ def restore(game_id: int):
 @login_required
 def correct(game_id: int, seq: int):
     """Correct an earlier entry; the rest of the log is replayed."""
-    game = owned(game_id)
+    game = scored(game_id)
     session = get_session()
     error, status, new, repeated = None, 200, None, False
     if request.method == "POST":

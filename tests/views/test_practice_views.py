@@ -547,3 +547,22 @@ def test_a_stale_tabs_other_move_is_not_called_a_double_tap(client, auth):
     assert again.status_code == 409 and any("already recorded" in m for m in messages(again.data))
     both = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "step": "1", "action": "both"})
     assert both.status_code == 409 and not any("already recorded" in m for m in messages(both.data))
+
+
+def test_a_practice_game_is_not_scored_by_hand(client, auth):
+    """A practice game's dice are rolled on the server: the hand-scoring routes of /games/ refuse
+    to change it (an entry of hand-picked dice, undo, redo, a correction), and its game page
+    leads to its practice page. (Found by the eighth review: a crafted turn of 6-6 was stored.)"""
+    auth.register()
+    gid = start(client)
+    before = record_of(client, gid)
+    turn = {"version": "0", "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "6", "rolls": "1"}
+    for url, data in ((f"/games/{gid}/entries", turn), (f"/games/{gid}/undo", {"version": "0"}),
+                      (f"/games/{gid}/redo", {"version": "0"}), (f"/games/{gid}/entries/1", turn)):
+        r = client.post(url, data=data, headers=HX)
+        assert r.status_code == 409, url
+        assert any("This is a practice game" in m for m in messages(r.data)), (url, messages(r.data))
+    assert record_of(client, gid) == before
+    r = client.get(f"/games/{gid}")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/practice/{gid}")
+    assert client.get(f"/games/{gid}/entries/1").headers["Location"].endswith(f"/practice/{gid}")

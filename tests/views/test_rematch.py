@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+from sqlmodel import Session, select
+
+from scorekeeper.models import Game
 from ..conftest import new_game
 from .test_mia_views import Table
 
@@ -36,3 +39,38 @@ def test_rematch_same_seats_and_options_once(client, auth):
     r = client.post(f"/games/{table.game}/rematch", data={"version": str(version)})
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{new_id}")
     assert "2 games" in client.get("/").data.decode()
+
+
+def test_a_rematch_needs_a_finished_game_in_play(app, client, auth):
+    """Rematch is offered only at a game's end: a crafted POST for a game still running, a
+    removed game or a practice game starts nothing and says why, on the game's page (found by
+    the eighth review: all three started a game)."""
+    auth.register()
+    running = new_game(client)
+    r = client.post(f"/games/{running}/rematch", data={"version": "0"}, follow_redirects=True)
+    assert "This game is not over yet; a rematch is offered when it has ended" in r.data.decode()
+    assert f'action="/games/{running}/entries"' in r.data.decode()  # its page, to play on
+    table = finished_mia(client)
+    client.post(f"/games/{table.game}/remove")
+    r = client.post(f"/games/{table.game}/rematch", data={"version": str(table.version + 1)}, follow_redirects=True)
+    assert "This game was removed" in r.data.decode()
+    r = client.post("/practice/new/mitchi", data={"player": "Ann", "point_limit": "3"})
+    practice = int(re.search(r"/practice/(\d+)$", r.headers["Location"]).group(1))
+    r = client.post(f"/games/{practice}/rematch", data={"version": "0"}, follow_redirects=True)
+    assert "A practice game is played on its practice page" in r.data.decode()
+    with Session(app.extensions["scorekeeper.engine"]) as session:
+        assert len(session.exec(select(Game)).all()) == 3  # running, removed, practice: nothing new
+
+
+def test_a_stale_rematch_after_an_undo_says_the_game_changed(client, auth):
+    """Another phone undid the last entry: the game is no longer over. The old page's Rematch
+    starts nothing and leads to the game as it is, with a warning that names the change."""
+    auth.register()
+    table = finished_mia(client)
+    version = table.version
+    assert client.post(f"/games/{table.game}/undo", data={"version": str(version)}).status_code in (200, 303)
+    r = client.post(f"/games/{table.game}/rematch", data={"version": str(version)})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{table.game}")
+    page = client.get(r.headers["Location"]).data.decode()
+    assert 'class="msg warning"' in page and "The game changed since this page was shown" in page
+    assert "Tap Rematch again" not in page and "Rematch:" not in page
