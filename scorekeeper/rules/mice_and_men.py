@@ -287,6 +287,11 @@ class MiceAndMen(GameState):
         """The smallest lead allowed now (current penalty + 1), None outside the bidding."""
         return self.round.penalty + 1 if self.phase == "bidding" else None
 
+    def max_lead(self) -> int | None:
+        """The largest lead allowed now (the largest penalty, docs/game-record.md §Ranges), None
+        outside the bidding or when the penalty is already the largest: then no one may lead."""
+        return MAX_NUMBER if self.phase == "bidding" and self.round.penalty < MAX_NUMBER else None
+
     @property
     def _rolloff_running(self) -> bool:
         return self.opening.rolloff is not None and self.opening.starter is None
@@ -310,7 +315,7 @@ class MiceAndMen(GameState):
         if self._may_name_first:
             return ["first" if phase == "first" else "announce", "start", "startroll"]
         if phase == "bidding":  # no lead above the largest penalty (docs/game-record.md §Ranges)
-            return ["run", "join"] + (["announce"] if self.round.penalty < MAX_NUMBER else [])
+            return ["run", "join"] + (["announce"] if self.max_lead() else [])
         return {"first": ["first"], "opening": ["announce"], "showdown": ["reveal"]}[phase]
 
     def expected(self) -> dict | None:

@@ -77,7 +77,7 @@ def test_each_choice_and_the_showdown(client, game):
     assert "Lead the men</summary>" in html
     # The lead stepper starts above the current penalty: buttons 5.. and a number input min=5 value=5.
     assert 'name="penalty" value="5">5</button>' in html and 'value="4">4</button>' not in html
-    assert re.search(r'<input id="lead-penalty" type="number" name="penalty" min="5" value="5"', html)
+    assert re.search(r'<input id="lead-penalty" type="number" name="penalty" min="5" max="1000" value="5"', html)
 
     r = play(client, game, [("join", "Ben", {})])
     assert "Cat's choice at penalty 4" in text(r.data)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlmodel import Session, select
 
@@ -31,6 +33,18 @@ def test_a_huge_lead_is_refused_and_nothing_is_stored(client, game, penalty, nee
     assert r.status_code in (400, 422), r.status_code
     assert any(needle in m for m in messages(r.data)), messages(r.data)
     assert record(client, game) == before
+
+
+def test_no_lead_is_offered_above_the_largest_penalty(client, game):
+    """Near the largest penalty the lead buttons stop at it, and at it no lead is offered at all
+    (found by a review: at 1000 "Lead the men" offered 1001 to 1006, and each was refused)."""
+    v = bidding(client, game)
+    page = post(client, game, v, "announce", "Dan", penalty=997).data.decode()
+    leads = [int(n) for n in re.findall(r'name="penalty" value="(\d+)"', page)]
+    assert leads == [998, 999, 1000] and 'max="1000"' in page
+    page = post(client, game, v + 1, "announce", "Ann", penalty=1000).data.decode()
+    assert "mm-lead" not in page and 'name="penalty"' not in page
+    assert "Run with the mice" in page and "Join the men" in page
 
 
 def test_a_lead_of_the_largest_penalty_is_kept(client, game):
