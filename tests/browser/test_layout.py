@@ -11,20 +11,23 @@ HYPHENATED = "Bartholomew-Maximilian-Fitzgerald-Smythe"
 
 
 def spills(page: Page) -> list[str]:
-    return page.evaluate("""() => [...document.querySelectorAll('main *')]
+    return page.evaluate("""width => [...document.querySelectorAll('main *')]
         .filter(e => e.getClientRects().length && !e.closest('.sr-only') && !(e instanceof SVGElement))
-        .filter(e => !(e.getBoundingClientRect().right <= window.innerWidth + 1
+        .filter(e => !(e.getBoundingClientRect().right <= width + 1
                     && (e.clientWidth === 0 || e.scrollWidth <= e.clientWidth + 1)))
-        .map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + (e.textContent || '').trim().slice(0, 40) + ' sw=' + e.scrollWidth + ' cw=' + e.clientWidth)""")
+        .map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + (e.textContent || '').trim().slice(0, 40) + ' sw=' + e.scrollWidth + ' cw=' + e.clientWidth)""",
+        page.viewport_size["width"])
 
 
 def fits(page: Page) -> bool:
     """No visible element reaches past the right edge of the screen, and no text spills out
-    of its box (a long name in a button or a table cell)."""
-    return page.evaluate("""() => [...document.querySelectorAll('main *')]
+    of its box (a long name in a button or a table cell). The screen is the phone's width: a
+    page wider than it widens a phone's layout viewport (``window.innerWidth``) with it."""
+    return page.evaluate("""width => document.documentElement.scrollWidth <= width + 1
+        && [...document.querySelectorAll('main *')]
         .filter(e => e.getClientRects().length && !e.closest('.sr-only') && !(e instanceof SVGElement))
-        .every(e => e.getBoundingClientRect().right <= window.innerWidth + 1
-                    && (e.clientWidth === 0 || e.scrollWidth <= e.clientWidth + 1))""")
+        .every(e => e.getBoundingClientRect().right <= width + 1
+                    && (e.clientWidth === 0 || e.scrollWidth <= e.clientWidth + 1))""", page.viewport_size["width"])
 
 
 def test_long_names_never_widen_the_page(page: Page, live_server: str):
@@ -161,3 +164,15 @@ def test_the_panel_starts_under_the_title_edge_to_edge(page: Page, live_server: 
     assert box["gap"] < 30, box
     assert box["left"] < 2 and box["right"] < 2, box
     assert page.get_by_role("button", name="in 3").bounding_box()["y"] + 48 < 844  # in view, unscrolled
+
+
+def test_every_game_page_fits_a_320_px_phone(page: Page, live_server: str):
+    """The die faces (six in a row) and the Mice and Men showdown fit the smallest phones too
+    (found by a review: at 320 px the six faces took 352 px and the page scrolled sideways)."""
+    base = live_server
+    register(page, base)
+    page.set_viewport_size({"width": 320, "height": 640})
+    for game, players in (("mitchi", ["Ann", "Ben", "Cat"]), ("mia", ["Ann", "Ben", "Cat"]),
+                          ("mice-and-men", ["Ann", "Ben", "Cat", "Dan"])):
+        set_up(page, base, game, players, starter=0)
+        assert fits(page), (game, spills(page))

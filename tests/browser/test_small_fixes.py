@@ -67,3 +67,35 @@ def test_a_seat_button_answers_in_place(page: Page, live_server: str):
     page.get_by_role("button", name="Start the game", exact=True).last.click()
     page.wait_for_url(f"{base}/games/*")
     assert "Fay" in page.locator("#panel").inner_text()
+
+
+def test_the_players_table_fits_a_small_phone_in_english_and_german(page: Page, live_server: str, tmp_path):
+    """A player with a running game shows "3 (2 ended)" under Games: kept on one line, it made
+    the Players table wider than a phone (387 px at 320, 451 px in German at 390), so the whole
+    page scrolled sideways and the win rate was cut off (found by two reviews)."""
+    from .conftest import set_up
+    from .test_layout import fits, spills
+
+    base = live_server
+    register(page, base)
+    names = {"Ann": "Maximilian", "Ben": "Bartholomäus", "Cat": "Konstantin"}
+    text = json.dumps(json.loads(RECORD.read_text())["record"])
+    for short, long in names.items():
+        text = text.replace(f'"{short}"', f'"{long}"')
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    page.goto(base + "/import")
+    page.set_input_files("#records", str(path))
+    page.get_by_role("button", name="Load the games").click()
+    page.wait_for_load_state()
+    set_up(page, base, "mitchi", list(names.values()), starter=0)  # a running game: "2 (1 ended)"
+    for width, language in ((320, "en"), (360, "en"), (390, "de"), (320, "de")):
+        if language == "de" and page.locator("html").get_attribute("lang") != "de":
+            page.goto(base + "/settings")
+            page.get_by_role("button", name="Deutsch").click()
+            page.wait_for_function("() => document.documentElement.lang === 'de'")
+        page.set_viewport_size({"width": width, "height": 640})
+        page.goto(f"{base}/players")
+        assert page.locator("html").get_attribute("lang") == language
+        assert page.locator("td.num small").count() == 3
+        assert fits(page), (width, language, spills(page))
