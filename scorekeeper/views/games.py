@@ -337,6 +337,8 @@ def correct(game_id: int, seq: int):
     """Correct an earlier entry; the rest of the log is replayed."""
     game = scored(game_id)
     session = get_session()
+    if request.method == "GET" and game.removed_at is not None:  # read-only: its page offers Restore
+        return redirect(url_for("games.play", game_id=game.id), 303)
     error, status, new, repeated = None, 200, None, False
     if request.method == "POST":
         try:

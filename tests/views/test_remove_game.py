@@ -65,9 +65,16 @@ def test_a_removed_games_page_says_so_and_offers_nothing_to_enter(client, auth):
         for offered in ('name="hand.0"', "/undo", "/entries/1", "Undo:"):
             assert offered not in panel, offered
     assert "Remove this game" not in client.get(f"/games/{game}").data.decode()
+    # the whole log offers no correction, and a correction page leads to the game and its Restore
+    # (found by the ninth review: both looked editable, and a tap was refused)
+    assert "/entries/1" not in client.get(f"/games/{game}/log").data.decode()
+    r = client.get(f"/games/{game}/entries/2")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{game}")
     client.post(f"/games/{game}/restore")
     page = client.get(f"/games/{game}").data.decode()
     assert 'name="hand.0"' in page and "/undo" in page and "/entries/1" in page and "was removed" not in page
+    assert "/entries/1" in client.get(f"/games/{game}/log").data.decode()
+    assert client.get(f"/games/{game}/entries/2").status_code == 200
 
 
 def test_a_phone_that_has_the_game_open_follows_its_removal_and_restoring(app, client, auth):
