@@ -75,7 +75,7 @@ def test_choose_and_games_list_in_german(de):
 def test_mitchi_setup_in_german(de):
     page = de.get("/games/new/mitchi").data
     german(page, "Neues Spiel: Mitchi", "Spieler in Sitzreihenfolge, im Uhrzeigersinn (2 oder mehr Spieler)",
-           "fängt an", "Platz dazu", "Auswürfeln, wer anfängt", "Optionen", "Punktegrenze",
+           "fängt an", "Platz hinzufügen", "Auswürfeln, wer anfängt", "Optionen", "Punktegrenze",
            "Das Spiel endet, sobald jemand so viele Punkte hat", "Spiel starten")
     no_english(page, "New game of", "Add a seat", "Point limit", "Start the game", "Options", "starts")
     assert 'placeholder="Platz 1"' in page.decode() and 'aria-label="Name auf Platz 2"' in page.decode()
