@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from sqlalchemy import bindparam, false, func, insert, literal, update
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import aliased
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -795,13 +796,20 @@ def removed_games(session: Session, group_id: int) -> list[Game]:
     return list(session.exec(stmt))
 
 
-def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None] | None:
-    """The last entry of the log and the name of the account that entered it (None if unknown),
-    or None for an empty log. One query, whatever the log's length."""
-    row = session.execute(select(Entry.data, User.username).outerjoin(User, User.id == Entry.entered_by)
+def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None, int | None] | None:
+    """What changed the log last: ``(entry, name, seq)``: the entry stored last of those in the log,
+    the name of the account that entered it (None if unknown), and ``seq`` when that entry is a
+    correction (it replaced the entry ``seq``), else None. None for an empty log. One query,
+    whatever the log's length."""
+    replaced = aliased(Entry)
+    row = session.execute(select(Entry.data, User.username, Entry.seq, replaced.id)
+                          .outerjoin(User, User.id == Entry.entered_by)
+                          .outerjoin(replaced, replaced.replaced_by_id == Entry.id)
                           .where(Entry.game_id == loaded.game.id, Entry.status == "active")
-                          .order_by(Entry.seq.desc()).limit(1)).first()
-    return None if row is None else (json.loads(row[0]), row[1])
+                          .order_by(Entry.id.desc()).limit(1)).first()
+    if row is None:
+        return None
+    return json.loads(row[0]), row[1], row[2] if row[3] is not None else None
 
 
 def history(session: Session, game: Game) -> list[Entry]:

@@ -210,7 +210,8 @@ def _after_change(game: Game, action):
 
 
 def _who_entered(session, loaded: service.Loaded) -> str:
-    """"Last entry, by ben: Ann: 6-5 in 2." (or without the name when not known); after an undo
+    """"Last entry, by ben: Ann: 6-5 in 2." (or without the name when not known); after a correction
+    "Last change, by ben: entry 3 corrected to Ben: 6-4 in 1."; after an undo
     (the entry Redo would put back: any other change forgets it) "Last change: Ben: 4-2 in 1 was
     undone.", as the last entry is then not what changed."""
     if loaded.redo:
@@ -218,7 +219,12 @@ def _who_entered(session, loaded: service.Loaded) -> str:
     last = service.last_entry(session, loaded)
     if last is None:
         return ""
-    entry, name = last
+    entry, name, corrected = last
+    if corrected and name:
+        return _("Last change, by %(name)s: entry %(seq)s corrected to %(entry)s.", name=name, seq=corrected,
+                 entry=describe(entry))
+    if corrected:
+        return _("Last change: entry %(seq)s corrected to %(entry)s.", seq=corrected, entry=describe(entry))
     if name:
         return _("Last entry, by %(name)s: %(entry)s.", name=name, entry=describe(entry))
     return _("Last entry: %(entry)s.", entry=describe(entry))

@@ -133,6 +133,14 @@ def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, 
     assert again.status_code == 200
     late = client.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX)  # an old page's Undo
     assert late.status_code == 409 and "Last entry, by ben: Ann: 6-5 in 1." in late.data.decode()
+    # Ann corrects that turn; Ben's old page taps: told of the correction, not "Last entry"
+    # (found by the eighth review: the other phone was told only what the last entry was).
+    now = version_of(late.data)
+    fixed = client.post(f"/games/{gid}/entries/2", data={**turn, "version": now, "hand.0": "4", "rolls": "1"})
+    assert fixed.status_code == 303
+    late = ben.post(f"/games/{gid}/undo", data={"version": now}, headers=HX)
+    assert late.status_code == 409
+    assert "Last change, by ann: entry 2 corrected to Ann: 5-4 in 1." in late.data.decode()
 
 
 def test_live_routes_of_another_group_are_404(app, client, auth):
