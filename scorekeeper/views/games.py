@@ -189,8 +189,9 @@ def play(game_id: int):
     return render_game(service.load(get_session(), game), said or None, level)
 
 
-def _after_change(game: Game, action):
-    """Run a change; answer with the panel (htmx) or redirect, or the refusal in place."""
+def _after_change(game: Game, action, stale: str | None = None):
+    """Run a change; answer with the panel (htmx) or redirect, or the refusal in place. ``stale``:
+    what a stale page is told instead of "nothing was recorded" (an undo or a redo records none)."""
     session = get_session()
     try:
         loaded = action()
@@ -198,7 +199,8 @@ def _after_change(game: Game, action):
         session.rollback()
         session.refresh(game)
         loaded = service.load(session, game)
-        return render_game(loaded, f"{translated(err)} {_who_entered(session, loaded)}".strip(), "warning", 409)
+        said = stale or translated(err)
+        return render_game(loaded, f"{said} {_who_entered(session, loaded)}".strip(), "warning", 409)
     except (service.Refused, forms.BadForm) as err:
         session.rollback()
         session.refresh(game)
@@ -272,7 +274,9 @@ def undo(game_id: int):
     """Take back the last entry (kept in the history)."""
     game = scored(game_id)
     version = forms.form_version(request.form)
-    return _after_change(game, lambda: service.undo(get_session(), game, version))
+    return _after_change(game, lambda: service.undo(get_session(), game, version), _(
+        "The game changed since this page was shown (another phone, or an older page); nothing was undone. "
+        "Here is the game as it stands now."))
 
 
 @bp.route("/<int:game_id>/redo", methods=["POST"])
@@ -281,7 +285,9 @@ def redo(game_id: int):
     """Put back the entry the last undo took back (nothing entered since)."""
     game = scored(game_id)
     version = forms.form_version(request.form)
-    return _after_change(game, lambda: service.redo(get_session(), game, version))
+    return _after_change(game, lambda: service.redo(get_session(), game, version), _(
+        "The game changed since this page was shown (another phone, or an older page); nothing was put back. "
+        "Here is the game as it stands now."))
 
 
 @bp.route("/<int:game_id>/rematch", methods=["POST"])

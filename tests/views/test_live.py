@@ -126,11 +126,14 @@ def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, 
     assert client.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX).status_code == 200
     late = ben.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX)
     assert late.status_code == 409 and "Last change: Ann: 6-5 in 2 was undone." in late.data.decode()
+    assert "nothing was undone" in late.data.decode() and "nothing was recorded" not in late.data.decode()
     assert entries(app, gid) == 2  # the start, and the turn undone once (kept in the history)
     # Once something else is entered, the last entry is what changed again.
     again = ben.post(f"/games/{gid}/entries", data={**turn, "version": version_of(late.data), "rolls": "1"},
                      headers=HX)
     assert again.status_code == 200
+    redo = ben.post(f"/games/{gid}/redo", data={"version": mine}, headers=HX)  # an old page's Redo
+    assert redo.status_code == 409 and "nothing was put back" in redo.data.decode()
     late = client.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX)  # an old page's Undo
     assert late.status_code == 409 and "Last entry, by ben: Ann: 6-5 in 1." in late.data.decode()
     # Ann corrects that turn; Ben's old page taps: told of the correction, not "Last entry"
