@@ -570,9 +570,16 @@ def chart_height(players: int) -> int:
     return 340
 
 
-def chart_legend(players: list[str]) -> list[tuple[str, str]]:
-    """``[(name, colour)]`` of the chart's lines, in seat order (the colours pygal draws them in)."""
-    return [(p, CHART_COLORS[i % len(CHART_COLORS)]) for i, p in enumerate(players)]
+#: Each line's dashes (SVG ``stroke-dasharray``, px at a 3 px line), in seat order: lines that lie on
+#: top of each other (equal scores) still show each player's colour between the other's dashes.
+CHART_DASHES = ("", "12,6", "4,6", "16,5,4,5", "8,4", "2,5", "20,6", "10,4,2,4,2,4", "6,8", "14,3",
+                "3,3", "24,4,6,4")
+
+
+def chart_legend(players: list[str]) -> list[tuple[str, str, str]]:
+    """``[(name, colour, dashes)]`` of the chart's lines, in seat order (as pygal draws them)."""
+    return [(p, CHART_COLORS[i % len(CHART_COLORS)], CHART_DASHES[i % len(CHART_DASHES)])
+            for i, p in enumerate(players)]
 
 
 def chart_data_uri(svg: bytes) -> str:
@@ -591,17 +598,17 @@ def score_words(game: str) -> dict[str, str]:
     if game == "mia":
         return {**common, "column": _("Lives"), "after": _("Lives after every round"), "axis": _("Lives"),
                 "rule": _("Most lives win."),
-                "alt": _("Line chart of each player's lives after every round; the table below has the same "
-                         "numbers.")}
+                "alt": _("Line chart of each player's lives after every round; the round-by-round list below "
+                         "has the same numbers.")}
     if game == "mitchi":
         return {**common, "column": _("Points"), "after": _("Points after every round"),
                 "axis": _("Points (fewest win)"), "rule": _("Fewest points win."),
-                "alt": _("Line chart of each player's points after every round; the table below has the same "
-                         "numbers.")}
+                "alt": _("Line chart of each player's points after every round; the round-by-round list below "
+                         "has the same numbers.")}
     return {**common, "column": _("Penalty points"), "after": _("Penalty points after every round"),
             "axis": _("Penalty points (fewest win)"), "rule": _("Fewest penalty points win."),
-            "alt": _("Line chart of each player's penalty points after every round; the table below has the "
-                     "same numbers.")}
+            "alt": _("Line chart of each player's penalty points after every round; the round-by-round list "
+                     "below has the same numbers.")}
 
 
 def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes:
@@ -639,8 +646,9 @@ def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes
     low = min((min(v) for v in series.values() if v), default=0)
     y_step = max(1, -(-(top - low) // 6))
     chart.y_labels = list(range(min(low, 0), max(top, 1) + y_step, y_step))
-    for name, values in series.items():
-        chart.add(name, values)
+    for i, (name, values) in enumerate(series.items()):
+        dashes = CHART_DASHES[i % len(CHART_DASHES)]
+        chart.add(name, values, stroke_style={"width": 3, **({"dasharray": dashes} if dashes else {})})
     body = chart.render()
     # pygal always embeds its config as an inline <script>, even with js=[]: drop it.
     body = re.sub(rb"<script\b.*?</script>", b"", body, flags=re.S)

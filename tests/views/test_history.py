@@ -334,3 +334,10 @@ def test_summary_chart_legend_names_every_player(client, auth):
     svg = base64.b64decode(re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', page).group(1)).decode()
     height = float(re.search(r'viewBox="0 0 [\d.]+ ([\d.]+)"', svg).group(1))
     assert 'class="legends"' not in svg and height == 340  # nothing drawn outside the chart
+    # Each line its own dashes (equal scores put lines on top of each other: each colour still
+    # shows between the other's dashes; found by two reviews), the same in the page's legend.
+    rules = [re.search(r"\.series\.serie-%d\{([^}]*)\}" % i, svg).group(1) for i in range(5)]
+    drawn = [m.group(1) if (m := re.search(r"stroke-dasharray:([\d,]+)", rule)) else None for rule in rules]
+    assert drawn[0] is None and len(set(drawn)) == 5, drawn
+    assert re.findall(r'stroke-dasharray="([\d,]+)"', legend) == drawn[1:]
+    assert "round-by-round list below has the same numbers" in page
