@@ -42,7 +42,9 @@ def configure(app, test_config: dict | None) -> None:
         REMEMBER_COOKIE_SAMESITE="Lax",
         REMEMBER_COOKIE_HTTPONLY=True,
         WTF_CSRF_TIME_LIMIT=None,  # a game evening is long; the token lives with the session
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        # an upload (records to load): a JSON list of some 800 full-length games, or an export zip
+        # of 2,000 (history.ZIP_MAX_BYTES bounds what it unpacks to)
+        MAX_CONTENT_LENGTH=16 * 1024 * 1024,
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,  # static URLs carry a version
         MIGRATE_ON_START=True,
         GAMES_PER_PAGE=20,

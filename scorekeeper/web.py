@@ -220,7 +220,11 @@ def init_app(app) -> None:
 
     @app.errorhandler(413)
     def _too_large(err):
-        return message_response(_("That file is too large (2 MB at most)."), 413, _("Too large"))
+        from flask import current_app
+
+        return message_response(_("That file is too large (%(mb)d MB at most): load the export zip, which holds "
+                                  "far more games in that size, or the records in parts. Nothing was loaded.",
+                                  mb=current_app.config["MAX_CONTENT_LENGTH"] // 2**20), 413, _("Too large"))
 
     @app.after_request
     def _headers(response):

@@ -778,7 +778,7 @@ class ImportBusy(ImportProblem):
 
 
 #: Limits on an uploaded zip, so a small file cannot unpack into gigabytes.
-ZIP_MAX_BYTES = 20 * 1024 * 1024
+ZIP_MAX_BYTES = 64 * 1024 * 1024  # an export of 2,000 full-length games, with their history
 ZIP_MAX_FILES = 2000
 
 
