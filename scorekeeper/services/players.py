@@ -102,10 +102,10 @@ def rename_player(session: Session, group_id: int, player: Player, name: str) ->
     session.commit()
 
 
-def merge_players(session: Session, group_id: int, gone: Player, kept: Player) -> None:
-    """``gone`` and ``kept`` are the same person: every seat of ``gone`` becomes ``kept``'s (named
-    so), and the emptied profile ``gone`` is removed. Raise :class:`NameProblem` when both sat at
-    one game (and change nothing). Commits."""
+def check_merge(session: Session, group_id: int, gone: Player, kept: Player) -> list[GamePlayer]:
+    """Whether ``gone`` may be merged into ``kept`` (asked before the confirmation too): the seats
+    of ``gone``; raise :class:`NameProblem` for one player twice, another group's, or two who
+    both sat at one game."""
     if gone.id == kept.id or gone.group_id != group_id or kept.group_id != group_id:
         raise NameProblem(_("choose two different players of this group"))
     links = list(session.exec(select(GamePlayer).where(GamePlayer.player_id == gone.id)))
@@ -114,6 +114,14 @@ def merge_players(session: Session, group_id: int, gone: Player, kept: Player) -
     if clash:
         raise NameProblem(_("%(gone)s and %(kept)s both sat at game %(game)d: they are two people", gone=gone.name,
                               kept=kept.name, game=clash[0]))
+    return links
+
+
+def merge_players(session: Session, group_id: int, gone: Player, kept: Player) -> None:
+    """``gone`` and ``kept`` are the same person: every seat of ``gone`` becomes ``kept``'s (named
+    so), and the emptied profile ``gone`` is removed. Raise :class:`NameProblem` when both sat at
+    one game (and change nothing). Commits."""
+    links = check_merge(session, group_id, gone, kept)
     try:
         for link in links:
             _reseat(session, session.get(Game, link.game_id), link.seat, kept.name)

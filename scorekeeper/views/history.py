@@ -239,7 +239,8 @@ def rename_player(player_id: int):
     except people.NameProblem as err:
         return player(player_id, error=_("Not renamed: %(problem)s.", problem=err))
     flash(_("%(old)s is now %(new)s in every game.", old=old, new=profile.name))
-    return redirect(url_for("history.player", player_id=player_id), 303)
+    # (the form was sent to "#rename": the page opens at its message, at the top, instead)
+    return redirect(url_for("history.player", player_id=player_id, _anchor="messages"), 303)
 
 
 @bp.route("/players/<int:player_id>/merge", methods=["POST"])
@@ -257,13 +258,17 @@ def merge_player(player_id: int):
         return player(player_id, error=_("Not merged: choose the player to merge into."))
     name, kept_id = gone.name, kept.id
     if request.form.get("confirm") != "yes":  # one wrong pick would merge two people's histories
+        try:  # a merge that cannot be done is refused before it is confirmed
+            people.check_merge(session, current_group().id, gone, kept)
+        except people.NameProblem as err:
+            return player(player_id, error=_("Not merged: %(problem)s.", problem=err))
         return render_template("history/merge_confirm.html", gone=gone, kept=kept)
     try:
         people.merge_players(session, current_group().id, gone, kept)
     except people.NameProblem as err:
         return player(player_id, error=_("Not merged: %(problem)s.", problem=err))
     flash(_("%(gone)s merged into %(kept)s.", gone=name, kept=kept.name))
-    return redirect(url_for("history.player", player_id=kept_id), 303)
+    return redirect(url_for("history.player", player_id=kept_id, _anchor="messages"), 303)
 
 
 @bp.route("/settings", methods=["GET", "POST"])

@@ -53,7 +53,7 @@ def test_merge_two_spellings(client, auth):
     assert r.status_code == 200 and "Merge Anne into Ann?" in r.data.decode()
     assert client.get(f"/games/{second}/record.json").json["players"] == ["Anne", "Cat"]
     r = client.post(f"/players/{anne}/merge", data={"into": str(ann), "confirm": "yes"})
-    assert r.status_code == 303 and r.headers["Location"].endswith(f"/players/{ann}")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/players/{ann}#messages")
     record = client.get(f"/games/{second}/record.json").json
     assert record["players"] == ["Ann", "Cat"] and record["entries"][-1]["player"] == "Ann"
     page = client.get(f"/players/{ann}").data.decode()
@@ -63,6 +63,13 @@ def test_merge_two_spellings(client, auth):
     ben = profile_id(client, "Ben")
     r = client.post(f"/players/{ben}/merge", data={"into": str(ann), "confirm": "yes"})
     assert r.status_code == 400 and "two people" in r.data.decode()
+    # ... and told so before the question, not after "Yes, merge" (found by the ninth review)
+    r = client.post(f"/players/{ben}/merge", data={"into": str(ann)})
+    assert r.status_code == 400 and "two people" in r.data.decode() and "Merge Ben into Ann?" not in r.data.decode()
+    # the forms are sent to the page's rename section, where a refusal shows
+    page = r.data.decode()
+    assert f'action="/players/{ben}/merge#rename"' in page and f'action="/players/{ben}/rename#rename"' in page
+    assert page.index('id="rename"') < page.index("two people") < page.index(f'action="/players/{ben}/rename#rename"')
     assert client.get(f"/games/{first}/record.json").json["players"] == ["Ann", "Ben"]
 
 
