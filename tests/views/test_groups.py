@@ -203,7 +203,7 @@ def test_a_new_game_lands_in_the_group_its_form_was_made_for(app, client, auth):
     auth.register("ann")
     page = client.get("/games/new/mitchi").data.decode()
     first_group = re.search(r'name="group" value="(\d+)"', page).group(1)
-    assert "In <strong>ann</strong>" in page
+    assert "In the group <strong>ann</strong>" in page
     client.post("/groups/new", data={"name": "Work"})  # another tab switches groups meanwhile
     data = {"seats": "3", "players-0": "Ann", "players-1": "Ben", "players-2": "Cat", "starter": "0",
             "opt_point_limit": "25", "action": "create", "group": first_group}
