@@ -79,8 +79,9 @@ def set_up(page, base: str, game: str, players: list[str], starter: int | None =
     """Fill the setup form of ``game`` and start it."""
     page.goto(f"{base}/games/new/{game}")
     seats = page.locator(".seat")
-    while seats.count() < len(players):
-        page.get_by_role("button", name="Add a seat").click()
+    while (count := seats.count()) < len(players):
+        page.get_by_role("button", name="Add a seat").click()  # answered in place (htmx): wait for it
+        page.wait_for_function("n => document.querySelectorAll('.seat').length > n", arg=count)
     for i, name in enumerate(players):
         page.get_by_label(f"Name in seat {i + 1}", exact=True).fill(name)
     if starter is None:

@@ -64,6 +64,21 @@ def test_a_seat_button_answers_in_place(page: Page, live_server: str):
     assert page.evaluate("() => window.__samePage === true"), "the tap loaded a new page"
     assert abs(page.evaluate("() => window.scrollY") - scrolled) <= 2
     assert page.evaluate("() => document.activeElement.id") == "up-4"
+    # While a seat button's answer is on its way the names are disabled: a name typed then would
+    # be lost when the form is swapped (found by CI: a fill landed in the old form).
+    import time
+
+    def slow(route):
+        time.sleep(0.8)
+        route.continue_()
+
+    page.route("**/games/new/mitchi", slow)
+    page.get_by_role("button", name="Add a seat").click()
+    assert page.get_by_label("Name in seat 1", exact=True).is_disabled()
+    page.wait_for_function("() => document.querySelectorAll('.seat').length === 7")
+    page.unroute("**/games/new/mitchi")
+    assert page.get_by_label("Name in seat 1", exact=True).is_enabled()
+    assert page.get_by_label("Name in seat 6", exact=True).input_value() == "Fay"
     page.get_by_role("button", name="Start the game", exact=True).last.click()
     page.wait_for_url(f"{base}/games/*")
     assert "Fay" in page.locator("#panel").inner_text()
