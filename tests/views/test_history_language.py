@@ -186,9 +186,11 @@ def test_rename_and_merge_in_german(client, auth):
     assert "Nicht umbenannt: Ben ist schon ein anderer Spieler" in text(r.data.decode())
     r = client.post(f"/players/{ids['Ann']}/rename", data={"name": "Anna"})
     assert "Ann heißt jetzt in jedem Spiel Anna." in text(client.get(r.headers["Location"]).data.decode())
-    page = text(client.post(f"/players/{ids['Cat']}/merge", data={"into": ids["Ben"]}).data.decode())
-    assert "Cat mit Ben zusammenführen?" in page and "Getrennt lassen" in page and "Merge" not in page
-    r = client.post(f"/players/{ids['Cat']}/merge", data={"into": ids["Ben"], "confirm": "yes"})
+    new_game(client, players=("Dora", "Cat"), starter="0")  # Dora never sat with Ben
+    dora = re.search(r'href="/players/(\d+)">Dora<', client.get("/players").data.decode()).group(1)
+    page = text(client.post(f"/players/{dora}/merge", data={"into": ids["Ben"]}).data.decode())
+    assert "Dora mit Ben zusammenführen?" in page and "Getrennt lassen" in page and "Merge" not in page
+    r = client.post(f"/players/{ids['Cat']}/merge", data={"into": ids["Ben"]})  # refused before the question
     assert r.status_code == 400
     assert "Nicht zusammengeführt: Cat und Ben saßen beide bei Spiel" in text(r.data.decode())
 
