@@ -174,7 +174,7 @@ class Entry(SQLModel, table=True):
     seq: int
     data: str = Field(sa_column=Column(Text, nullable=False))
     status: str = Field(default="active", max_length=10)
-    replaced_by_id: int | None = Field(default=None, foreign_key="entry.id")
+    replaced_by_id: int | None = Field(default=None, foreign_key="entry.id", index=True)
     #: An undone entry that Redo may still put back: set by undo, cleared by any other change.
     redoable: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})
     created_at: datetime = Field(default_factory=utcnow)

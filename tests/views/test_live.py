@@ -243,3 +243,39 @@ def test_an_unchanged_poll_reads_the_account_and_the_version_in_one_statement(ap
     finally:
         stop()
     assert len(seen) == 1 and "FROM user LEFT OUTER JOIN game" in seen[0].replace('"', ""), seen
+
+
+def test_the_stale_answers_look_up_of_a_correction_reads_by_index(app, client, auth):
+    """Which entry a correction replaced is read through ``ix_entry_replaced_by_id``
+    (migration 0016): without it, every stale tap's answer read every entry of every game
+    (SQLite built an automatic index over the whole table for each answer)."""
+    from sqlalchemy import event, inspect, text
+
+    engine = app.extensions["scorekeeper.engine"]
+    assert "ix_entry_replaced_by_id" in {ix["name"] for ix in inspect(engine).get_indexes("entry")}
+    auth.register("ann")
+    gid = new_game(client)
+    version = version_of(client.get(f"/games/{gid}").data)
+    turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "2"}
+    first = client.post(f"/games/{gid}/entries", data={**turn, "version": version}, headers=HX)
+    now = version_of(first.data)
+    assert client.post(f"/games/{gid}/entries/2", data={**turn, "version": now, "hand.0": "4"}).status_code == 303
+    seen = []
+
+    def keep(conn, cursor, statement, parameters, context, executemany):
+        if "replaced_by_id" in statement and statement.lstrip().upper().startswith("SELECT"):
+            seen.append((statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        late = client.post(f"/games/{gid}/undo", data={"version": now}, headers=HX)
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+    assert late.status_code == 409 and "entry 2 corrected to" in late.data.decode()
+    assert len(seen) == 1
+    statement, parameters = seen[0]
+    if engine.dialect.name != "sqlite":  # PostgreSQL plans by the table's size: the index's presence is the check
+        return
+    with engine.connect() as conn:
+        plan = " ".join(str(row[-1]) for row in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, parameters))
+    assert "ix_entry_replaced_by_id" in plan and "AUTOMATIC" not in plan, plan
