@@ -38,6 +38,29 @@ def test_clean_name(raw, clean):
     assert clean_name(raw) == clean
 
 
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji: man, woman, girl joined
+RAINBOW_FLAG = "\U0001f3f3\ufe0f\u200d\U0001f308"
+CODER = "\U0001f469\U0001f3fd\u200d\U0001f4bb"  # a woman with a skin tone, joined to a laptop
+SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+
+
+@pytest.mark.parametrize("raw,clean", [
+    (FAMILY, FAMILY), (" " + RAINBOW_FLAG + " Ann", RAINBOW_FLAG + " Ann"), (CODER, CODER), (SCOTLAND, SCOTLAND),
+    # A joiner or a tag anywhere else is invisible, and removed.
+    ("A\u200dnn", "Ann"), ("Ann\u200d", "Ann"), ("\u200d\U0001f469", "\U0001f469"),
+    ("\U0001f468\u200d Ann", "\U0001f468 Ann"), ("A\U000e0067nn", "Ann"), ("\u200c\u200dAnn", "Ann"),
+])
+def test_clean_name_keeps_the_joiners_of_an_emoji(raw, clean):
+    assert clean_name(raw) == clean
+
+
+def test_an_emoji_with_and_without_its_joiners_is_one_name():
+    """Shown as typed, compared without what is invisible (the joiners too)."""
+    assert name_key(FAMILY) == name_key("\U0001f468\U0001f469\U0001f467") == "\U0001f468\U0001f469\U0001f467"
+    with pytest.raises(records.RecordError, match="names must differ"):
+        check_players(find_game("mitchi"), [FAMILY, "\U0001f468\U0001f469\U0001f467", "Cat"])
+
+
 def test_name_key_is_whole_and_folded():
     assert name_key(COMBINING) == name_key(PRECOMPOSED) == name_key("JOSÉ") == name_key(" jose\u0301 ")
     assert name_key("Straße") == name_key("STRASSE")
@@ -78,6 +101,17 @@ def test_setup_form_stores_names_cleaned(app, client, auth):
     auth.register()
     game = new_game(client, players=(" Ann \u200b Lee ", COMBINING, "Cat"))
     assert client.get(f"/games/{game}/record.json").json["players"] == ["Ann Lee", PRECOMPOSED, "Cat"]
+
+
+def test_an_emoji_name_is_stored_and_shown_whole(app, client, auth):
+    """A family emoji used to be stored as three people (its joiners were removed)."""
+    auth.register()
+    game = new_game(client, players=(FAMILY, CODER, "Cat"))
+    assert client.get(f"/games/{game}/record.json").json["players"] == [FAMILY, CODER, "Cat"]
+    assert FAMILY in client.get(f"/games/{game}").data.decode()
+    # The same family typed without its joiners is the same player.
+    new_game(client, players=("\U0001f468\U0001f469\U0001f467", "Ben", "Cat"))
+    assert [k for _, k in profiles(app)].count(name_key(FAMILY)) == 1
 
 
 def profiles(app) -> list[tuple[str, str]]:
