@@ -215,22 +215,20 @@ def entry_from_form(form: MultiDict) -> dict:
     # the fields it uses, which are far smaller.
     for key in INT_KEYS:
         raw = form.get(key)
-        if raw not in (None, "") and len(raw.strip()) > MAX_DIGITS:  # docs/game-record.md §Ranges
+        if raw in (None, ""):
+            continue
+        # The length first (docs/game-record.md §Ranges): a number of 100,000 digits is never parsed.
+        if len(raw.strip()) > MAX_DIGITS or abs(number := parse_number(raw, key)) > RECORD_INT_MAX:
             raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
                             key=field_word(key), max=MAX_NUMBER))
-        if raw not in (None, ""):
-            entry[key] = parse_number(raw, key)
-            if abs(entry[key]) > RECORD_INT_MAX:
-                raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
-                                key=field_word(key), max=MAX_NUMBER))
+        entry[key] = number
     for key in DICE_KEYS:
         raws = [form[f"{key}.{i}"] for i in range(4) if f"{key}.{i}" in form] or form.getlist(key)
-        if raws:
-            if len(raws) > 5 or not all(_NUMBER.fullmatch(r.strip()) for r in raws):
-                raise BadForm(_("choose a face from 1 to 6 for every die"))
-            entry[key] = [int(r) for r in raws]
-            if any(abs(d) > RECORD_INT_MAX for d in entry[key]):
-                raise BadForm(_("choose a face from 1 to 6 for every die"))
+        if not raws:
+            continue
+        if len(raws) > 5 or not all(_NUMBER.fullmatch(r.strip()) and abs(int(r)) <= RECORD_INT_MAX for r in raws):
+            raise BadForm(_("choose a face from 1 to 6 for every die"))
+        entry[key] = [int(r) for r in raws]
     if "type" not in entry:
         raise BadForm(_("the form did not say what kind of entry it is; reload the page"))
     return entry
