@@ -180,6 +180,10 @@ class Entry(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     #: The account that entered it (None for imported entries and older ones).
     entered_by: int | None = Field(default=None, foreign_key="user.id")
+    #: When it was undone, and by which account (None: not undone, or undone before
+    #: migration 0017 kept it, or the account is not known).
+    undone_at: datetime | None = None
+    undone_by: int | None = Field(default=None, foreign_key="user.id")
 
 
 class OnceToken(SQLModel, table=True):

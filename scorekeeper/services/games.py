@@ -485,7 +485,7 @@ def create_game(session: Session, group_id: int, name: str, players: list[str], 
 class NewGame:
     """A checked game ready to store (an imported record): its game, seats, full options,
     log, replayed ``state``, ``played_at`` (None: now) and ``history``: ``[(seq, status,
-    entry, at or None)]`` of undone and replaced entries."""
+    entry, at or None, undone_at or None)]`` of undone and replaced entries."""
 
     name: str
     players: list[str]
@@ -535,7 +535,8 @@ def insert_games(session: Session, group_id: int, games: list[NewGame]) -> list[
         entries += [{"game_id": game_id, "seq": seq, "data": json.dumps(e), "status": "active",
                      "created_at": now} for seq, e in enumerate(g.entries, start=1)]
         entries += [{"game_id": game_id, "seq": seq, "data": json.dumps(e), "status": status,
-                     "created_at": at or now} for seq, status, e, at in g.history]
+                     "created_at": at or now, "undone_at": undone_at}
+                    for seq, status, e, at, undone_at in g.history]
         figs = stats.game_figures(g.name, g.players, summary)
         figures += [{"game_id": game_id, "seat": seat, **figs[p]} for seat, p in enumerate(g.players)]
     if entries:
@@ -618,8 +619,9 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     return loaded
 
 
-def undo(session: Session, game: Game, version: int | None) -> Loaded:
-    """Take back the last entry (kept, marked ``undone``); raise :class:`Refused` if none.
+def undo(session: Session, game: Game, version: int | None, undone_by: int | None = None) -> Loaded:
+    """Take back the last entry (kept, marked ``undone``, with the time and ``undone_by``, the
+    account that undid it); raise :class:`Refused` if none.
 
     Replays the log without the last entry; raises :class:`Stale` as :func:`add_entry`.
     """
@@ -636,7 +638,8 @@ def undo(session: Session, game: Game, version: int | None) -> Loaded:
     loaded.redo = json.loads(last.data)
     _end_read(session)
     _claim(session, game, version, loaded.state, log)
-    session.execute(update(Entry).where(Entry.id == last.id).values(status="undone", redoable=True))
+    session.execute(update(Entry).where(Entry.id == last.id).values(status="undone", redoable=True,
+                                                                     undone_at=utcnow(), undone_by=undone_by))
     _store(session, game, loaded)
     _commit(session)
     return loaded
@@ -812,10 +815,42 @@ def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None, int 
     return json.loads(row[0]), row[1], row[2] if row[3] is not None else None
 
 
+def undone_by(session: Session, loaded: Loaded) -> str | None:
+    """The name of the account that undid the entry Redo would put back (``loaded.redo``), or
+    None (not known: undone before migration 0017, or by a record's import)."""
+    return session.exec(select(User.username).join(Entry, User.id == Entry.undone_by)
+                        .where(Entry.game_id == loaded.game.id, Entry.status == "undone", Entry.redoable,
+                               Entry.seq == loaded.count + 1)
+                        .order_by(Entry.id.desc()).limit(1)).first()
+
+
+class Change(NamedTuple):
+    """An undone or replaced entry, with when and by whom it was undone or corrected (None where
+    not known: an undo before migration 0017, an imported correction)."""
+
+    entry: Entry
+    at: datetime | None
+    by: str | None
+
+
 def history(session: Session, game: Game) -> list[Entry]:
     """Undone and replaced entries, oldest first."""
     stmt = select(Entry).where(Entry.game_id == game.id, Entry.status != "active").order_by(Entry.id)
     return list(session.exec(stmt))
+
+
+def changes(session: Session, game: Game) -> list[Change]:
+    """:func:`history` for the game's log page: for an undone entry, when and by whom it was
+    undone; for a replaced one, when and by whom the correction was entered. One query."""
+    correction, undoer, corrector = aliased(Entry), aliased(User), aliased(User)
+    rows = session.execute(
+        select(Entry, Entry.undone_at, undoer.username, correction.created_at, corrector.username)
+        .outerjoin(undoer, undoer.id == Entry.undone_by)
+        .outerjoin(correction, correction.id == Entry.replaced_by_id)
+        .outerjoin(corrector, corrector.id == correction.entered_by)
+        .where(Entry.game_id == game.id, Entry.status != "active").order_by(Entry.id)).all()
+    return [Change(e, fixed_at, fixer) if e.status == "replaced" else Change(e, undone_at, undoer_name)
+            for e, undone_at, undoer_name, fixed_at, fixer in rows]
 
 
 def record_from_rows(game: Game, active: list[Entry], others: list[Entry],
@@ -826,24 +861,34 @@ def record_from_rows(game: Game, active: list[Entry], others: list[Entry],
     With ``names`` (account id to name), each entry entered by a known account carries
     ``entered_by``: an extra key that readers of the format ignore."""
     names = names or {}
-
-    def data(e: Entry) -> dict:
-        entry = json.loads(e.data)
-        if e.entered_by in names:
-            entry["entered_by"] = names[e.entered_by]
-        return entry
-
-    extra = [
-        {"seq": e.seq, "status": e.status, "entry": data(e), "at": e.created_at.isoformat()}
-        for e in others
-    ]
     return records.make_record(game.game, json.loads(game.players), json.loads(game.options),
-                               [data(e) for e in active], history=extra)
+                               [entry_data(e, names) for e in active],
+                               history=[history_item(e, names) for e in others])
+
+
+def entry_data(e: Entry, names: dict[int, str]) -> dict:
+    """A stored entry as a record's entry, with ``entered_by`` (the account's name) if known."""
+    entry = json.loads(e.data)
+    if e.entered_by in names:
+        entry["entered_by"] = names[e.entered_by]
+    return entry
+
+
+def history_item(e: Entry, names: dict[int, str]) -> dict:
+    """An undone or replaced entry as an item of a record's ``history`` (docs/game-record.md
+    §Record): ``{"seq", "status", "entry", "at"}`` (``at``: when the entry was entered), and for
+    an undone one, where known, ``undone_at`` and ``undone_by`` (the account's name)."""
+    item = {"seq": e.seq, "status": e.status, "entry": entry_data(e, names), "at": e.created_at.isoformat()}
+    if e.undone_at is not None:
+        item["undone_at"] = e.undone_at.isoformat()
+    if e.undone_by in names:
+        item["undone_by"] = names[e.undone_by]
+    return item
 
 
 def entered_by_names(session: Session, rows: list[Entry]) -> dict[int, str]:
-    """Account id to name for the accounts that entered ``rows``."""
-    ids = {e.entered_by for e in rows if e.entered_by}
+    """Account id to name for the accounts that entered ``rows`` or undid them."""
+    ids = {e.entered_by for e in rows if e.entered_by} | {e.undone_by for e in rows if e.undone_by}
     if not ids:
         return {}
     return {u.id: u.username for u in session.exec(select(User).where(User.id.in_(ids)))}

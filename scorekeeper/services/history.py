@@ -893,10 +893,11 @@ def parse_time(label: str, what: str, text) -> datetime:
 
 
 def _check_history(label: str, history, players: tuple[str, ...], log_length: int) -> list[dict]:
-    """The record's ``history`` checked item by item: ``{"seq", "status", "entry"[, "at"]}`` with
-    ``seq`` a position the log can have had (1 .. entries + history items), ``status``
+    """The record's ``history`` checked item by item: ``{"seq", "status", "entry"[, "at", "undone_at"]}``
+    with ``seq`` a position the log can have had (1 .. entries + history items), ``status``
     ``undone``, ``redone`` or ``replaced``, ``entry`` an entry object (a ``type``, a seated ``player``,
-    whole numbers and dice faces 1..6 where it has them), ``at`` an ISO time in 1970..2100.
+    whole numbers and dice faces 1..6 where it has them), ``at`` and ``undone_at`` ISO times in
+    1970..2100 (``undone_by``, a name, is not kept: accounts are not carried over).
     Raise :class:`ImportProblem` naming the item."""
     if history is None:
         return []
@@ -932,6 +933,8 @@ def _check_history(label: str, history, players: tuple[str, ...], log_length: in
                                       key=key))
         if h.get("at") is not None:
             parse_time(label, _("history item %(number)d's time", number=i), h["at"])
+        if h.get("undone_at") is not None:
+            parse_time(label, _("history item %(number)d's time of its undo", number=i), h["undone_at"])
     return history
 
 
@@ -953,7 +956,9 @@ def check_incoming(label: str, record) -> Incoming:
     entries = service.plain_entries(record.get("entries", []))
     history = _check_history(label, record.get("history"), header.players, len(entries))
     others = [(h["seq"], h["status"], service.plain_entries([h["entry"]])[0],
-               parse_time(label, "history time", h["at"]) if h.get("at") is not None else None)
+               parse_time(label, "history time", h["at"]) if h.get("at") is not None else None,
+               parse_time(label, "history time", h["undone_at"])
+               if h.get("undone_at") is not None and h["status"] != "replaced" else None)
               for h in history]
     new_game = service.NewGame(header.spec.name, list(header.players), header.options, entries, state,
                                played_at, others)

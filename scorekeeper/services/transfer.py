@@ -60,14 +60,7 @@ def record_text(game: Game, active: list[tuple[str, int | None]], others: list[E
     head = json.dumps({"format": records.FORMAT, "game": game.game, "players": json.loads(game.players),
                        "options": json.loads(game.options)}, ensure_ascii=False)
 
-    def entry(e: Entry) -> dict:
-        data = json.loads(e.data)
-        if e.entered_by in names:
-            data["entered_by"] = names[e.entered_by]
-        return data
-
-    history = json.dumps([{"seq": e.seq, "status": e.status, "entry": entry(e),
-                           "at": e.created_at.isoformat()} for e in others], ensure_ascii=False)
+    history = json.dumps([service.history_item(e, names) for e in others], ensure_ascii=False)
     active = [_with_name(data, names.get(by)) for data, by in active]
     played = json.dumps(game.played_at.astimezone(timezone.utc).isoformat())
     entries = ",\n  ".join(active)

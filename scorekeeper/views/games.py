@@ -214,9 +214,12 @@ def _after_change(game: Game, action, stale: str | None = None):
 def _who_entered(session, loaded: service.Loaded) -> str:
     """"Last entry, by ben: Ann: 6-5 in 2." (or without the name when not known); after a correction
     "Last change, by ben: entry 3 corrected to Ben: 6-4 in 1."; after an undo
-    (the entry Redo would put back: any other change forgets it) "Last change: Ben: 4-2 in 1 was
-    undone.", as the last entry is then not what changed."""
+    (the entry Redo would put back: any other change forgets it) "Last change, by ann: Ben: 4-2
+    in 1 was undone.", as the last entry is then not what changed."""
     if loaded.redo:
+        name = service.undone_by(session, loaded)
+        if name:
+            return _("Last change, by %(name)s: %(entry)s was undone.", name=name, entry=describe(loaded.redo))
         return _("Last change: %(entry)s was undone.", entry=describe(loaded.redo))
     last = service.last_entry(session, loaded)
     if last is None:
@@ -274,7 +277,7 @@ def undo(game_id: int):
     """Take back the last entry (kept in the history)."""
     game = scored(game_id)
     version = forms.form_version(request.form)
-    return _after_change(game, lambda: service.undo(get_session(), game, version), _(
+    return _after_change(game, lambda: service.undo(get_session(), game, version, current_user.id), _(
         "The game changed since this page was shown (another phone, or an older page); nothing was undone. "
         "Here is the game as it stands now."))
 
@@ -401,4 +404,4 @@ def log(game_id: int):
     session = get_session()
     loaded = service.load(session, game)
     return render_template("games/log.html", loaded=loaded, game=game,
-                           history=service.history(session, game), loads=json.loads)
+                           history=service.changes(session, game), loads=json.loads)

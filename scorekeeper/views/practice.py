@@ -152,7 +152,7 @@ def undo(game_id: int):
     if _int("version") == game.version and practice.roll_in_progress(loaded):
         return render(loaded, _("Finish your roll first (stop, or announce): Undo then takes it back."),
                       "error", 422)
-    return _change(game, lambda: service.undo(get_session(), game, _int("version")))
+    return _change(game, lambda: service.undo(get_session(), game, _int("version"), current_user.id))
 
 
 @bp.route("/strategies")

@@ -110,6 +110,9 @@ def test_import_round_trip(client, auth):
     client.post(f"/games/{gid}/undo", data={"version": version + 1})
     exported = json.loads(client.get("/export?format=json").data)
     assert len(exported) == 1 and exported[0]["history"][0]["status"] == "undone"
+    # When and by whom it was undone (an undo keeps both since migration 0017).
+    undone = exported[0]["history"][0]
+    assert undone["undone_by"] == "ann" and undone["undone_at"] >= undone["at"]
     single = json.loads(client.get(f"/games/{gid}/record.json").data)
     assert exported[0] == single  # the single download carries played_at too
     # Loaded into another account (another phone), it is the same record.
@@ -118,13 +121,21 @@ def test_import_round_trip(client, auth):
     r = upload(client, exported, names=["all.json"])
     assert r.status_code == 303
     again = json.loads(client.get("/export?format=json").data)
-    # Who entered each entry (an extra key) names accounts of ann's group, not of bob's.
+    # Who entered or undid each entry (extra keys) names accounts of ann's group, not of bob's:
+    # dropped; when it was undone is kept.
     assert exported[0]["entries"][0]["entered_by"] == "ann"
 
     def plain(records):
-        return json.loads(json.dumps(records).replace(', "entered_by": "ann"', ""))
+        return json.loads(json.dumps(records).replace(', "entered_by": "ann"', "").replace(', "undone_by": "ann"', ""))
 
-    assert again == plain(exported)
+    assert again == plain(exported) and again[0]["history"][0]["undone_at"] == undone["undone_at"]
+    # An undo's time that is no time is refused, naming the item; nothing is stored.
+    bad = json.loads(json.dumps(exported))
+    bad[0]["history"][0]["undone_at"] = "yesterday"
+    bad[0]["played_at"] = "2026-01-01T00:00:00+00:00"
+    r = upload(client, bad, names=["bad.json"])
+    assert r.status_code == 400 and "history item 1&#39;s time of its undo must be an ISO 8601 time" in r.data.decode()
+    assert json.loads(client.get("/export?format=json").data) == again
 
 
 def test_import_several_and_bad_file_stores_nothing(client, auth):

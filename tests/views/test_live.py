@@ -125,7 +125,7 @@ def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, 
     mine = version_of(r.data)
     assert client.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX).status_code == 200
     late = ben.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX)
-    assert late.status_code == 409 and "Last change: Ann: 6-5 in 2 was undone." in late.data.decode()
+    assert late.status_code == 409 and "Last change, by ann: Ann: 6-5 in 2 was undone." in late.data.decode()
     assert "nothing was undone" in late.data.decode() and "nothing was recorded" not in late.data.decode()
     assert entries(app, gid) == 2  # the start, and the turn undone once (kept in the history)
     # Once something else is entered, the last entry is what changed again.

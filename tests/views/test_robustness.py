@@ -67,7 +67,7 @@ def test_stale_correction_is_a_409_and_changes_nothing(client, auth):
                                                       "hand.0": "6", "hand.1": "4", "rolls": "2"})
     assert r.status_code == 409 and b'id="panel"' in r.data
     assert ("Entry 2 is no longer in the game (undone on another phone, or an older page); nothing was "
-            "corrected. Here is the game as it stands now. Last change: Ann: 6-3 in 2 was undone.") in r.data.decode()
+            "corrected. Here is the game as it stands now. Last change, by ann: Ann: 6-3 in 2 was undone.") in r.data.decode()
     assert client.get(f"/games/{game}/record.json").json["entries"] == before["entries"][:1]
 
 

@@ -82,3 +82,33 @@ def test_double_tap_on_undo_undoes_one_entry(client, game):
     assert first.status_code == 200 and second.status_code == 409
     rec = record(client, game)
     assert len(rec["entries"]) == 2 and [h["status"] for h in rec["history"]] == ["undone"]
+
+
+def test_the_log_says_who_undid_and_who_corrected_and_when(client, game, app):
+    """The log's "Undone and corrected" names the account that undid or corrected each entry and
+    the time of that change; it used to show the entry's own time, as if it were the undo's."""
+    import html
+    import re
+
+    from sqlmodel import Session, select
+
+    from scorekeeper.models import Entry
+
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    post_turn(client, game, 1, "Ben", (5, 1), 2)
+    post_turn(client, game, 2, "Cat", (4, 1), 2)
+    assert client.post(f"/games/{game}/undo", data={"version": "3"}, headers=HX).status_code == 200  # Cat's
+    assert client.post(f"/games/{game}/undo", data={"version": "4"}, headers=HX).status_code == 200  # Ben's
+    assert client.post(f"/games/{game}/redo", data={"version": "5"}, headers=HX).status_code == 200  # Ben's back
+    fixed = client.post(f"/games/{game}/entries/2", data={"version": "6", "type": "turn", "player": "Ann",
+                                                         "hand.0": "6", "hand.1": "4", "rolls": "2"})
+    assert fixed.status_code == 303
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        rows = {e.status: e for e in s.exec(select(Entry).where(Entry.game_id == game, Entry.status != "active"))}
+        assert rows["undone"].undone_at is not None and rows["undone"].undone_at > rows["undone"].created_at
+        assert rows["replaced"].undone_at is None
+    page = html.unescape(client.get(f"/games/{game}/log").data.decode())
+    text = re.sub(r"<[^>]+>", "", page)
+    assert re.search(r"entry 4: Cat: 4-1 in 2 \(undone by ann, [^)]+\)", text), text
+    assert re.search(r"entry 3: Ben: 5-1 in 2 \(undone by ann, then put back by Redo, [^)]+\)", text), text
+    assert re.search(r"entry 2: Ann: 6-3 in 2 \(corrected by ann, [^)]+\)", text), text
