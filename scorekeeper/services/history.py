@@ -53,7 +53,7 @@ from . import games as service
 from babel.numbers import format_decimal
 from flask_babel import gettext as _, ngettext, pgettext
 from .stats import GameKindStats, PlayerStats, game_figures, leaders, player_stats  # noqa: F401 (their home is stats)
-
+from .stats import seated_players
 
 
 def lowest_wins(game: str) -> bool:
@@ -139,14 +139,18 @@ def when(moment: datetime, tz: str, lang: str | None = None) -> str:
 
 
 def known_players(session: Session, group_id: int, limit: int | None = None) -> list[Player]:
-    """The account's player profiles, by name; with ``limit``, only the ones who sat at the
-    most recently played games (still sorted by name)."""
+    """The group's player profiles who sit at one of its games that count (not removed, not
+    practice: :func:`stats.seated_players`), by name; with ``limit``, only the ones who sat at
+    the most recently played of those games (still sorted by name)."""
     if limit is None:
-        return list(session.exec(select(Player).where(Player.group_id == group_id).order_by(Player.name_key)))
+        return list(session.exec(select(Player).where(Player.group_id == group_id,
+                                                      Player.id.in_(seated_players(group_id)))
+                                 .order_by(Player.name_key)))
     last_played = func.max(Game.played_at)
     recent = session.exec(
         select(Player).join(GamePlayer, GamePlayer.player_id == Player.id).join(Game, Game.id == GamePlayer.game_id)
-        .where(Player.group_id == group_id).group_by(Player.id).order_by(last_played.desc()).limit(limit)
+        .where(Player.group_id == group_id, Game.removed_at.is_(None), Game.practice.is_(False))
+        .group_by(Player.id).order_by(last_played.desc()).limit(limit)
     ).all()
     return sorted(recent, key=lambda p: p.name_key)
 

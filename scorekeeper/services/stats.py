@@ -194,6 +194,12 @@ def _group_games(group_id: int):
                                  Game.practice.is_(False))  # practice and removed games never count
 
 
+def seated_players(group_id: int):
+    """The ids of the group's profiles that sit at one of its games that count (not removed, not
+    practice): the others (whose only games were removed) leave the lists until a game is restored."""
+    return select(GamePlayer.player_id).where(GamePlayer.game_id.in_(_group_games(group_id)))
+
+
 def player_stats(session: Session, group_id: int, player_id: int | None = None) -> list[PlayerStats]:
     """Stats of the group's profiles (or only ``player_id``), most games first.
 
@@ -203,6 +209,8 @@ def player_stats(session: Session, group_id: int, player_id: int | None = None) 
     stmt = select(Player).where(Player.group_id == group_id)
     if player_id is not None:
         stmt = stmt.where(Player.id == player_id)
+    else:  # the Players table: only who sits at a game that counts
+        stmt = stmt.where(Player.id.in_(seated_players(group_id)))
     profiles = {p.id: PlayerStats(p) for p in session.exec(stmt)}
     if not profiles:
         return []

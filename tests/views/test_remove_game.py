@@ -118,3 +118,29 @@ def test_a_phone_that_has_the_game_open_follows_its_removal_and_restoring(app, c
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{game}")
     with Session(app.extensions["scorekeeper.engine"]) as s:
         assert (s.get(Game, game).version, s.get(Game, game).removed_at) == (v, when)
+
+
+def test_players_of_only_removed_games_leave_the_lists_until_a_restore(client, auth):
+    """Someone whose only game was removed is in no list: not the Players table, the games list's
+    player filter, setup's known players or the merge choices (they stayed, with 0 games)."""
+    import re
+
+    auth.register()
+    new_game(client, players=("Ann", "Ben"), starter="0")
+    gone = new_game(client, players=("Ann", "Bartholomew"), starter="0")
+
+    def listed() -> dict[str, bool]:
+        players = client.get("/players").data.decode()
+        ann = re.search(r'href="/players/(\d+)">Ann<', players).group(1)
+        return {"players": ">Bartholomew<" in players,
+                "filter": re.search(r"<option [^>]*>Bartholomew</option>", client.get("/").data.decode()) is not None,
+                "setup": "Bartholomew" in client.get("/games/new/mitchi").data.decode(),
+                "merge": re.search(r"<option [^>]*>Bartholomew</option>",
+                                   client.get(f"/players/{ann}").data.decode()) is not None}
+
+    assert listed() == {"players": True, "filter": True, "setup": True, "merge": True}
+    assert client.post(f"/games/{gone}/remove").status_code == 303
+    assert listed() == {"players": False, "filter": False, "setup": False, "merge": False}
+    assert "Ben" in client.get("/players").data.decode()  # who still has a game stays
+    assert client.post(f"/games/{gone}/restore").status_code == 303
+    assert listed() == {"players": True, "filter": True, "setup": True, "merge": True}
