@@ -33,14 +33,23 @@ def _refused(err: groups.NotAllowed):
 @login_required
 def index():
     """The account's groups (switch in one tap), and the current group's members and invites."""
+    return _page()
+
+
+def _page(refused: tuple[str, str, str] | None = None):
+    """The groups page; ``refused``: ``(form, message, text typed)`` when a name sent by the rename
+    (``"rename"``) or new group (``"new"``) form was refused: that form again, with the message
+    above it and what was typed, answered 400."""
     session = get_session()
     group = current_group()
     role = groups.current_role()
     invites = groups.open_invites(session, group.id) if role == groups.OWNER else []
     links = [(inv, url_for("groups.invite", token=inv.token, _external=True)) for inv in invites]
-    return render_template("groups/index.html", group=group, role=role,
+    page = render_template("groups/index.html", group=group, role=role,
                            mine=groups.memberships(session, current_user.id),
-                           members=groups.members(session, group.id), invites=links, qr_svg=qr_svg)
+                           members=groups.members(session, group.id), invites=links, qr_svg=qr_svg,
+                           refused=refused)
+    return page, 400 if refused else 200
 
 
 @bp.route("/groups/<int:group_id>/switch", methods=["POST"])
@@ -63,7 +72,7 @@ def new():
     try:
         name = groups.clean_group_name(request.form.get("name"))
     except groups.BadName as err:
-        return message_response(str(err), 400)
+        return _page(("new", str(err), request.form.get("name") or ""))
     timezone = current_group().timezone
 
     def make() -> int:
@@ -89,7 +98,7 @@ def rename():
     except groups.NotAllowed as err:
         return _refused(err)
     except groups.BadName as err:
-        return message_response(str(err), 400)
+        return _page(("rename", str(err), request.form.get("name") or ""))
     flash(_("The group is now called %(name)s.", name=group.name))
     return redirect(url_for("groups.index"), 303)
 

@@ -3,6 +3,7 @@ games from any route (the URL map is walked, so a new route is covered at once).
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -225,6 +226,18 @@ def test_bad_group_names_are_a_400_and_a_double_tap_makes_one_invite(app, client
     for url in ("/groups/rename", "/groups/new"):
         r = client.post(url, data={"name": "    "})
         assert r.status_code == 400 and "1 to 40 characters" in r.data.decode(), url
+    # The groups page again, the message above the form that sent it and what was typed kept
+    # (it was a page with only the message and a link away: found by the eleventh review).
+    long = "Friday dice at Ann's, every week, all year"  # 42 characters
+    r = client.post("/groups/rename", data={"name": long})
+    page = html.unescape(r.data.decode())
+    assert r.status_code == 400 and f'id="group-name" name="name" value="{long}"' in page
+    assert page.index("Not renamed: A group's name has 1 to 40 characters") < page.index('id="group-name"')
+    r = client.post("/groups/new", data={"name": long})
+    page = html.unescape(r.data.decode())
+    assert r.status_code == 400 and "No group made: A group's name has 1 to 40" in page
+    assert f'value="{long}"' in page[page.index('id="new-group"'):]
+    assert len(re.findall(r'action="/groups/\d+/switch"', client.get("/groups").data.decode())) <= 1
     client.post("/groups/invites")
     client.post("/groups/invites")
     assert len(re.findall(r'class="invite-link"', client.get("/groups").data.decode())) == 1
