@@ -171,7 +171,7 @@ def init_app(app) -> None:
         if g.get("session_ended"):
             _say_once(_("You were logged out: on another phone, or the account's password was changed. "
                         "Log in again."))
-        else:
+        elif request.endpoint != "index":  # the app's own address greets a newcomer without a warning
             _say_once(str(login_manager.login_message))
         if is_htmx():
             # Reload the whole page on the login form, never paste it into a panel.

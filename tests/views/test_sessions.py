@@ -72,6 +72,20 @@ def test_a_phone_logged_out_elsewhere_is_told_why_on_the_login_page(app, other_p
     assert "Log in to see your games." in page and "You were logged out" not in page
 
 
+def test_a_newcomer_at_the_apps_address_is_greeted_not_warned(app):
+    """The app's own address, opened without an account, leads to the login page saying what
+    the app is, with no warning (it said "Log in to see your games." in a warning's colours:
+    found by the eleventh review); any other page still says why it asks for a login."""
+    newcomer = app.test_client()
+    r = newcomer.get("/")
+    assert r.status_code == 302 and "/login" in r.headers["Location"]
+    page = newcomer.get(r.headers["Location"]).data.decode()
+    assert "Keep the score of Mitchi, Mia and Mice and Men played with real dice." in page
+    assert "Log in to see your games." not in page and 'class="msg warning"' not in page
+    page = newcomer.get("/players", follow_redirects=True).data.decode()
+    assert "Log in to see your games." in page
+
+
 def back_to(login: str) -> str | None:
     """The ``next`` of a login address (the page logging in returns to), or None."""
     found = parse_qs(urlsplit(login).query).get("next")
