@@ -69,7 +69,7 @@ def test_a_mitchi_round_in_german(page: Page, live_server: str):
     turn(page, 6, 6, 1)  # Ben: double 6
     turn(page, 5, 5, 1)  # Cat: a mistake, undone in German
     with swapped(page):
-        page.get_by_role("button", name="Rückgängig: Cat: 5-5 (1. Wurf)").click()
+        page.get_by_role("button", name="Rückgängig: Cat: 5-5 im 1. Wurf").click()
     expect(panel.locator(".now")).to_have_text("Cat ist dran")
     turn(page, 1, 3, 2)  # Cat ties Ann on the worst hand
 

@@ -99,7 +99,7 @@ def test_mitchi_round_tie_break_game_over_log_and_correction_in_german(de):
     post(de, game, "turn", "Ann", hand_0=3, hand_1=1, rolls=2)
     r = post(de, game, "turn", "Ben", hand_0=6, hand_1=6, rolls=1)
     german(r.data, "Cat ist dran", "Wurfgrenze 2", "Schlechtester Wurf bisher 3-1 · Ann", "3-1 im 2. Wurf",
-           "Letzte Einträge", "Ann: 3-1 (2. Wurf)", "Rückgängig: Ben: 6-6 (1. Wurf)", "korrigieren")
+           "Letzte Einträge", "Ann: 3-1 im 2. Wurf", "Rückgängig: Ben: 6-6 im 1. Wurf", "korrigieren")
     no_english(r.data, *SHARED_ENGLISH[:2], "in 2")
 
     # Cat ties Ann on the worst hand: a tie-break (Stechen), pot doubled, Cat then Ann.
@@ -125,13 +125,13 @@ def test_mitchi_round_tie_break_game_over_log_and_correction_in_german(de):
 
     # Undo names the entry in German; the flash after a correction too.
     log = de.get(f"/games/{game}/log").data
-    german(log, "Der ganze Verlauf", "Ann: 3-1 (2. Wurf)", "Ben: 6-6 (1. Wurf)", "Cat: Stechen, 4-2",
+    german(log, "Der ganze Verlauf", "Ann: 3-1 im 2. Wurf", "Ben: 6-6 im 1. Wurf", "Cat: Stechen, 4-2",
            "Zurück zum Spiel")
     no_english(log, "The whole log", "Back to the game", " in 2")
     assert 'aria-label="Eintrag 3 korrigieren"' in log.decode()
 
     page = de.get(f"/games/{game}/entries/3").data
-    german(page, "Eintrag 3 korrigieren", "Jetzt: Ben: 6-6 (1. Wurf).", "Gib ihn neu ein, wie er hätte sein sollen",
+    german(page, "Eintrag 3 korrigieren", "Jetzt: Ben: 6-6 im 1. Wurf.", "Gib ihn neu ein, wie er hätte sein sollen",
            "Ben ist dran", "Zurück zum Spiel")
     no_english(page, "Correct entry", "Now:", "Enter it again", "'s turn")
     v = version_of(de.get(f"/games/{game}").data)
@@ -149,7 +149,7 @@ def test_mitchi_stale_page_and_undo_in_german(de):
     assert r.status_code == 409
     german(r.data, "Dieser Eintrag war schon eingetragen")
     r = de.post(f"/games/{game}/undo", headers=HX, data={"version": str(version_of(r.data))})
-    german(r.data, "Wiederherstellen: Ann: 6-5 (1. Wurf)", "Ann ist dran")
+    german(r.data, "Wiederherstellen: Ann: 6-5 im 1. Wurf", "Ann ist dran")
     no_english(r.data, "Redo:")
 
 
@@ -294,7 +294,7 @@ def test_form_refusals_and_the_poll_note_in_german(de):
     shown = version_of(de.get(f"/games/{game}").data)
     post(de, game, "turn", "Ann", hand_0=6, hand_1=5, rolls=1)
     r = de.get(f"/games/{game}/poll?v={shown}", headers=HX)
-    german(r.data, "Das Spiel ist weitergegangen. Letzter Eintrag, von ann: Ann: 6-5 (1. Wurf).")
+    german(r.data, "Das Spiel ist weitergegangen. Letzter Eintrag, von ann: Ann: 6-5 im 1. Wurf.")
 
 
 def test_mia_is_still_recognised_under_its_german_names(de):
