@@ -645,12 +645,14 @@ def undo(session: Session, game: Game, version: int | None, undone_by: int | Non
     return loaded
 
 
-def redo(session: Session, game: Game, version: int | None) -> Loaded:
+def redo(session: Session, game: Game, version: int | None, redone_by: int | None = None) -> Loaded:
     """Put back exactly the entry the last undo took back, as a new active row.
 
     Allowed only while nothing else was entered or corrected since (see
     :func:`redo_candidate`); the entry is checked by the rules like any entry.
-    The undone row is kept, marked ``redone``. Raises :class:`Stale` (form for
+    The undone row is kept, marked ``redone``; the new row is the account's that redid it
+    (``redone_by``; None keeps the original author), which another phone is then told made the
+    last change. Raises :class:`Stale` (form for
     another version) or :class:`Refused` (nothing to redo, or the rules refuse it).
     Commits before returning.
     """
@@ -668,14 +670,15 @@ def redo(session: Session, game: Game, version: int | None) -> Loaded:
         loaded = _from_log(session, game, log)
     except records.ReplayError as err:
         raise _refuse(session, game, version, err.reason) from None
-    old_id, old_by, old_data, seq = old.id, old.entered_by, old.data, len(entries) + 1
+    old_id, old_data, seq = old.id, old.data, len(entries) + 1
+    by = old.entered_by if redone_by is None else redone_by
     following = redo_candidate(session, game, len(log))  # what Redo offers next (stored with the snapshot)
     loaded.redo = json.loads(following.data) if following is not None else None
     _end_read(session)
     _claim(session, game, version, loaded.state, log)
     session.execute(update(Entry).where(Entry.id == old_id).values(status="redone", redoable=False))
     _run(session, _ADD_ENTRY, {"b_game": game.id, "b_seq": seq, "b_data": old_data, "b_at": utcnow(),
-                                 "b_by": old_by})
+                                 "b_by": by})
     _store(session, game, loaded)
     _commit(session)
     return loaded

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..models import Game, GameSnapshot, Group, Invite, Membership, User, utcnow
+from ..rules.names import clean_name
 from .games import keep_snapshot
 
 OWNER, MEMBER = "owner", "member"
@@ -46,9 +47,11 @@ class BadName(ValueError):
 
 
 def clean_group_name(name: str | None) -> str:
-    """``name`` with runs of spaces made one; raise :class:`BadName` unless 1 to 40 characters."""
-    name = " ".join((name or "").split())
-    if not 1 <= len(name) <= 40 or "\x00" in name:
+    """``name`` cleaned as a player's name is (:func:`~scorekeeper.rules.names.clean_name`: runs
+    of spaces made one, invisible, control and direction characters removed); raise
+    :class:`BadName` unless 1 to 40 characters are left. Two zero-width spaces are no name."""
+    name = clean_name(name or "")
+    if not 1 <= len(name) <= 40:
         raise BadName(_("A group's name has 1 to 40 characters (not only spaces)."))
     return name
 

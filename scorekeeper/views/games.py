@@ -288,7 +288,7 @@ def redo(game_id: int):
     """Put back the entry the last undo took back (nothing entered since)."""
     game = scored(game_id)
     version = forms.form_version(request.form)
-    return _after_change(game, lambda: service.redo(get_session(), game, version), _(
+    return _after_change(game, lambda: service.redo(get_session(), game, version, current_user.id), _(
         "The game changed since this page was shown (another phone, or an older page); nothing was put back. "
         "Here is the game as it stands now."))
 

@@ -233,6 +233,12 @@ def test_bad_group_names_are_a_400_and_a_double_tap_makes_one_invite(app, client
     page = html.unescape(r.data.decode())
     assert r.status_code == 400 and f'id="group-name" name="name" value="{long}"' in page
     assert page.index("Not renamed: A group's name has 1 to 40 characters") < page.index('id="group-name"')
+    # Invisible and direction characters are no name (cleaned as players' names are).
+    for url in ("/groups/rename", "/groups/new"):
+        r = client.post(url, data={"name": "\u200b\u200b"})
+        assert r.status_code == 400 and "1 to 40 characters" in r.data.decode(), url
+    assert client.post("/groups/rename", data={"name": "Fun \u202egnp.exe"}).status_code == 303
+    assert "Fun gnp.exe" in client.get("/groups").data.decode() and "\u202e" not in client.get("/groups").data.decode()
     r = client.post("/groups/new", data={"name": long})
     page = html.unescape(r.data.decode())
     assert r.status_code == 400 and "No group made: A group's name has 1 to 40" in page

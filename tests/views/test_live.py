@@ -279,3 +279,25 @@ def test_the_stale_answers_look_up_of_a_correction_reads_by_index(app, client, a
     with engine.connect() as conn:
         plan = " ".join(str(row[-1]) for row in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, parameters))
     assert "ix_entry_replaced_by_id" in plan and "AUTOMATIC" not in plan, plan
+
+
+def test_after_a_redo_another_phone_is_told_who_put_it_back(app, client, auth):
+    """ben enters, ann undoes and redoes: ann made the last change. The put-back entry is hers
+    (it was told as ben's, who did nothing since: found by the twelfth review)."""
+    auth.register("ann")
+    gid = new_game(client)
+    client.post("/groups/invites")
+    token = re.search(r"/join/([\w-]+)", client.get("/groups").data.decode()).group(1)
+    ben = app.test_client()
+    Auth(ben).register("ben")
+    ben.post(f"/join/{token}")
+    version = version_of(client.get(f"/games/{gid}").data)
+    turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
+    r = ben.post(f"/games/{gid}/entries", data={**turn, "version": version}, headers=HX)
+    bens_page = version_of(r.data)
+    r = client.post(f"/games/{gid}/undo", data={"version": bens_page}, headers=HX)
+    r = client.post(f"/games/{gid}/redo", data={"version": version_of(r.data)}, headers=HX)
+    assert r.status_code == 200
+    late = ben.post(f"/games/{gid}/entries", data={"type": "turn", "player": "Ben", "hand.0": "4", "hand.1": "4",
+                                                   "rolls": "1", "version": bens_page}, headers=HX)
+    assert late.status_code == 409 and "Last entry, by ann: Ann: 6-5 in 1." in late.data.decode()
