@@ -819,12 +819,13 @@ def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None, int 
 
 
 def undone_by(session: Session, loaded: Loaded) -> str | None:
-    """The name of the account that undid the entry Redo would put back (``loaded.redo``), or
-    None (not known: undone before migration 0017, or by a record's import)."""
-    return session.exec(select(User.username).join(Entry, User.id == Entry.undone_by)
-                        .where(Entry.game_id == loaded.game.id, Entry.status == "undone", Entry.redoable,
-                               Entry.seq == loaded.count + 1)
-                        .order_by(Entry.id.desc()).limit(1)).first()
+    """The name of the account that undid the entry Redo would put back (``loaded.redo``:
+    :func:`redo_candidate`), or None (not known: undone before migration 0017, or imported)."""
+    undone = redo_candidate(session, loaded.game, loaded.count)
+    if undone is None or undone.undone_by is None:
+        return None
+    account = session.get(User, undone.undone_by)
+    return None if account is None else account.username
 
 
 class Change(NamedTuple):
@@ -847,13 +848,13 @@ def changes(session: Session, game: Game) -> list[Change]:
     undone; for a replaced one, when and by whom the correction was entered. One query."""
     correction, undoer, corrector = aliased(Entry), aliased(User), aliased(User)
     rows = session.execute(
-        select(Entry, Entry.undone_at, undoer.username, correction.created_at, corrector.username)
+        select(Entry, undoer.username, correction.created_at, corrector.username)
         .outerjoin(undoer, undoer.id == Entry.undone_by)
         .outerjoin(correction, correction.id == Entry.replaced_by_id)
         .outerjoin(corrector, corrector.id == correction.entered_by)
         .where(Entry.game_id == game.id, Entry.status != "active").order_by(Entry.id)).all()
-    return [Change(e, fixed_at, fixer) if e.status == "replaced" else Change(e, undone_at, undoer_name)
-            for e, undone_at, undoer_name, fixed_at, fixer in rows]
+    return [Change(e, fixed_at, fixer) if e.status == "replaced" else Change(e, e.undone_at, undoer_name)
+            for e, undoer_name, fixed_at, fixer in rows]
 
 
 def record_from_rows(game: Game, active: list[Entry], others: list[Entry],

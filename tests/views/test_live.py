@@ -102,7 +102,8 @@ def test_the_viewer_token_cannot_post_and_nothing_is_stored(app, client, auth):
     assert entries(app, gid) == 1  # only the start made with the game
 
 
-def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, client, auth):
+def ann_and_ben_at_one_game(app, client, auth):
+    """ann's game, and a second phone (a test client) of ben, who joined her group by its invite."""
     auth.register("ann")
     gid = new_game(client)
     client.post("/groups/invites")
@@ -110,6 +111,11 @@ def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, 
     ben = app.test_client()
     Auth(ben).register("ben")
     ben.post(f"/join/{token}")
+    return gid, ben
+
+
+def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, client, auth):
+    gid, ben = ann_and_ben_at_one_game(app, client, auth)
     version = version_of(client.get(f"/games/{gid}").data)
     # Both phones show the same turn; both tap it.
     turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "version": version}
@@ -284,13 +290,7 @@ def test_the_stale_answers_look_up_of_a_correction_reads_by_index(app, client, a
 def test_after_a_redo_another_phone_is_told_who_put_it_back(app, client, auth):
     """ben enters, ann undoes and redoes: ann made the last change. The put-back entry is hers
     (it was told as ben's, who did nothing since: found by the twelfth review)."""
-    auth.register("ann")
-    gid = new_game(client)
-    client.post("/groups/invites")
-    token = re.search(r"/join/([\w-]+)", client.get("/groups").data.decode()).group(1)
-    ben = app.test_client()
-    Auth(ben).register("ben")
-    ben.post(f"/join/{token}")
+    gid, ben = ann_and_ben_at_one_game(app, client, auth)
     version = version_of(client.get(f"/games/{gid}").data)
     turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
     r = ben.post(f"/games/{gid}/entries", data={**turn, "version": version}, headers=HX)
