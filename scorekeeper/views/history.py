@@ -10,6 +10,7 @@ from flask_babel import format_decimal, format_percent, ngettext
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
+from .. import forms
 from ..db import get_engine, get_session
 from ..rules import GAMES
 from ..services import history as hist
@@ -251,7 +252,8 @@ def merge_player(player_id: int):
 
     session = get_session()
     gone = hist.get_player(session, current_group().id, player_id)
-    kept = hist.get_player(session, current_group().id, request.form.get("into", 0, type=int) or 0)
+    into = forms.database_id(request.form.get("into", ""))
+    kept = None if into is None else hist.get_player(session, current_group().id, into)
     if gone is None:
         abort(404)
     if kept is None:

@@ -73,6 +73,20 @@ def test_merge_two_spellings(client, auth):
     assert client.get(f"/games/{first}/record.json").json["players"] == ["Ann", "Ben"]
 
 
+def test_merge_into_what_is_not_a_player(client, auth):
+    """A number too large for the database, a word, nothing, another group's size of id: the same
+    answer, "choose the player to merge into", and nothing changes (a huge one was a 500,
+    found by the twenty-fifth review)."""
+    auth.register()
+    new_game(client, players=("Ann", "Ben"), starter="0")
+    ann = profile_id(client, "Ann")
+    for into in ("99999999999999999999", "2147483648", "x", "", "-1", "0"):
+        for confirm in ("", "yes"):
+            r = client.post(f"/players/{ann}/merge", data={"into": into, "confirm": confirm})
+            assert r.status_code == 400 and "choose the player to merge into" in r.data.decode(), into
+    assert profile_id(client, "Ann") == ann
+
+
 
 def test_a_renamed_games_content_hash_follows_its_new_names(app, client, auth):
     """An export made after a rename is recognised as the same game when loaded back."""
