@@ -762,10 +762,12 @@ RESTORE_DAYS = 30
 
 def remove_game(session: Session, game: Game) -> None:
     """Take ``game`` out of the lists and the stats (``removed_at`` = now); its entries stay.
-    Commits; a game already removed stays as it is (a double tap)."""
+    Its live link is turned off (a link out then opens nothing; restoring does not turn it on
+    again). Commits; a game already removed stays as it is (a double tap)."""
     if game.removed_at is not None:
         return
     game.removed_at = utcnow()
+    game.live_token = None
     _moved_without_entries(session, game)
     session.commit()
 

@@ -87,6 +87,30 @@ def test_a_turned_off_or_replaced_link_404s(app, client, auth):
     assert r.status_code == 286 and "turned off" in r.data.decode()  # htmx stops polling
 
 
+def test_removing_a_game_turns_its_live_link_off_and_none_is_made_until_restored(app, client, auth):
+    """A removed game is out of sight of the table too (found by the twenty-fifth review: its
+    link kept showing it, and a new one could be made)."""
+    auth.register()
+    gid = new_game(client)
+    path = turn_on(client, gid)
+    viewer = app.test_client()
+    version = version_of(client.get(f"/games/{gid}").data)
+    assert client.post(f"/games/{gid}/remove").status_code == 303
+    assert viewer.get(path).status_code == 404
+    r = viewer.get(f"{path}/poll?v={version}", headers=HX)  # an open viewer stops, saying why
+    assert r.status_code == 286 and "turned off" in r.data.decode()
+    r = client.post(f"/games/{gid}/live", follow_redirects=True)
+    page = r.data.decode()
+    assert "restore it before showing it to the table" in page and 'class="live-link"' not in page
+    assert "Turn on the live link" not in page
+    assert viewer.get(path).status_code == 404
+    # Restored, it can be shown again, by a new link (the old one stays off).
+    assert client.post(f"/games/{gid}/restore").status_code == 303
+    assert viewer.get(path).status_code == 404
+    again = turn_on(client, gid)
+    assert again != path and viewer.get(again).status_code == 200
+
+
 def test_the_viewer_token_cannot_post_and_nothing_is_stored(app, client, auth):
     auth.register()
     gid = new_game(client)
