@@ -164,6 +164,8 @@ def next_words(expected: dict | None) -> str:
     if not expected:
         return _("The game is over.")
     kind, p = expected.get("type"), expected.get("player")
+    if isinstance(kind, list) and p is None and "start" in kind:  # no game begins without naming or rolling
+        return _("Who starts? Not chosen yet.")
     if isinstance(kind, list):
         return _("%(player)s to act", player=p) if p else _("Anyone may act")
     if p is None:

@@ -206,6 +206,17 @@ def _finished_goldens():
     return out
 
 
+def test_the_live_view_of_a_game_not_begun_asks_who_starts(app, client, auth):
+    """As the scorer's page does (it said "Anyone may act"; found by the twenty-fifth review)."""
+    auth.register()
+    viewer = app.test_client()
+    for name, players in (("mitchi", ("Ann", "Ben")), ("mia", ("Ann", "Ben", "Cat")),
+                          ("mice-and-men", ("Ann", "Ben", "Cat", "Dan"))):
+        gid = new_game(client, name=name, players=players, starter="rolloff")
+        page = viewer.get(turn_on(client, gid)).data.decode()
+        assert "Who starts? Not chosen yet." in page and "Anyone may act" not in page, name
+
+
 def test_the_live_view_shows_each_game_midway_and_at_its_end(app, client, auth):
     import io
     import json
