@@ -282,3 +282,33 @@ def test_quick_reference_shows_the_games_own_options(client, game):
 def test_no_last_round_before_any_round(client, game):
     page = client.get(f"/games/{game}").data.decode()
     assert "Last round" not in page and "Hand this round" in page
+
+
+def post_tiebreak(client, game, version, player, hand):
+    data = {"version": str(version), "type": "tiebreak", "player": player, "hand.0": str(hand[0]), "hand.1": str(hand[1])}
+    return client.post(f"/games/{game}/entries", data=data, headers=HX)
+
+
+def test_the_round_result_names_the_hand_tied_on_before_the_last_tie_break(client, auth):
+    """After two tie-breaks the taker had tied on their first tie-break roll, not on their
+    turn's hand (it said "after tying on 3-1"; found by the twenty-fifth review)."""
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben", "Cat"), starter="0", point_limit=20)
+    v = 0
+    for player, hand in (("Ann", (2, 1)), ("Ben", (3, 1)), ("Cat", (3, 1))):
+        assert post_turn(client, game, v, player, hand, 1).status_code == 200
+        v += 1
+    # tie-break 1, order Cat, Ben (reversed): tied again on 4-1; tie-break 2, order Ben, Cat
+    for player, hand in (("Cat", (4, 1)), ("Ben", (4, 1)), ("Ben", (5, 1))):
+        assert post_tiebreak(client, game, v, player, hand).status_code == 200
+        v += 1
+    r = post_tiebreak(client, game, v, "Cat", (4, 2))
+    assert "Round 1: Cat takes the pot: 8 points (lost the tie-break after tying on 4-1)." in r.data.decode()
+    # One tie-break: tied on the round's hand.
+    v += 1
+    for player, hand in (("Cat", (6, 5)), ("Ann", (4, 1)), ("Ben", (4, 1))):
+        assert post_turn(client, game, v, player, hand, 1).status_code == 200
+        v += 1
+    post_tiebreak(client, game, v, "Ben", (6, 6))
+    r = post_tiebreak(client, game, v + 1, "Ann", (5, 4))
+    assert "Round 2: Ann takes the pot: 2 points (lost the tie-break after tying on 4-1)." in r.data.decode()
