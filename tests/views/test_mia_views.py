@@ -296,10 +296,24 @@ def test_mia_round_the_table_and_may_pass(client, auth):
     assert "Mia went all the way round: Ann starts the round again" in text
     assert len(re.findall(r'name="value" value="(\d+)"', page)) == 21  # any value
     assert "Pass back WITHOUT rolling" not in text and "Ann passes without raising" in text
+    # Ann rolled these dice herself: her pass is not "without looking" (found by the
+    # twenty-fifth review), as Ben's and Cat's were.
+    assert "Pass on without raising" in text and "Pass without looking" not in text
     r = table.pass_("Ann")
     text = text_of(r.data)
     assert "Ann passed back without raising, so Ben may not pass." in text
     assert "Ben: challenge" in text and 'name="type" value="pass"' not in r.data.decode()
+
+
+def test_the_pass_of_who_rolled_last_is_not_said_to_be_without_looking(client, auth):
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", pass_back="may-pass"))
+    r = table.announce("Ann", 65)
+    assert "Pass without looking" in text_of(r.data)  # Ben has not seen the dice
+    table.pass_("Ben")
+    text = text_of(table.pass_("Cat").data)
+    assert "Ann passes without raising" in text
+    assert "Pass on without raising" in text and "Pass without looking" not in text
 
 
 def test_the_options_choices_read_as_words_in_english(client, auth):
