@@ -86,7 +86,8 @@ def check_players(spec: GameSpec, players: Any) -> tuple[str, ...]:
         seen[key] = p
     n = len(players)
     if n < spec.min_players or (spec.max_players is not None and n > spec.max_players):
-        raise RecordError(N_("{game} is for {players}, not {number}"), game=spec.title,
+        # the game's name is a phrase: said in the reader's language ("Mäxchen")
+        raise RecordError(N_("{game} is for {players}, not {number}"), game=Phrase(spec.title),
                           players=spec.players_text(), number=n)
     return tuple(players)
 

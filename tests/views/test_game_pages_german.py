@@ -290,6 +290,13 @@ def test_form_refusals_and_the_poll_note_in_german(de):
     r = de.post("/games/new/mitchi", data={"seats": "3", "starter": "7", "action": "create", "players-0": "Ann",
                                            "players-1": "Ben", "players-2": "Cat", "opt_point_limit": "5"})
     assert r.status_code == 400 and "Wähl, wer anfängt" in text(r.data)
+    # The game's name in a refusal is its German one, as on its pages (it said "Mia ist für";
+    # found by the twenty-fifth review).
+    r = de.post("/games/new/mia", data={"seats": "3", "starter": "0", "action": "create", "players-0": "Ann",
+                                        "players-1": "Ben", "players-2": "", "opt_lives": "6",
+                                        "opt_order": "standard", "opt_pass_back": "must-raise",
+                                        "opt_next_starter": "loser", "opt_scoring": "elimination"})
+    assert r.status_code == 400 and "Mäxchen ist für 3 oder mehr Spieler, nicht 2" in text(r.data)
     # Another phone's entry: the poll of the page shown before brings the panel with a German note.
     shown = version_of(de.get(f"/games/{game}").data)
     post(de, game, "turn", "Ann", hand_0=6, hand_1=5, rolls=1)
