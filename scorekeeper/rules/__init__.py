@@ -15,7 +15,7 @@ _MODULES = {"mitchi": "mitchi", "mia": "mia", "mice-and-men": "mice_and_men"}
 
 #: Bump whenever an engine's rules or the shape of its state change: stored
 #: snapshots of another rules version are thrown away and rebuilt from the log.
-RULES_VERSION = 1
+RULES_VERSION = 2  # 2: Mia's state keeps ``out_at``
 
 
 def register(spec: GameSpec) -> GameSpec:

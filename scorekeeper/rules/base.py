@@ -366,26 +366,33 @@ class GameSpec:
     #: What ``scores`` count, in the games' words: "points", "lives", "penalty points".
     score_word: str = "points"
 
-    def standing_key(self, summary: dict, player: str) -> tuple:
+    def standing_key(self, summary: dict, player: str, out_at: dict | None = None) -> tuple:
         """Sort key of ``player`` in a replay ``summary``, best first: the fewest points when
         ``lowest_wins`` (Mitchi 11, Mice and Men 6), else the most lives, then the most bonus
         points (Mia 7, 8); players out of lives rank by when they went out, the last out
-        higher (the round in which they last lost; docs/rules.md §Mia 8)."""
+        higher (the round in which they lost their last life; docs/rules.md §Mia 8).
+
+        ``out_at`` maps each player out of lives to that round's number (a Mia state's
+        ``out_at``); without it the summary's ``rounds`` are read, which must then be all of
+        them (a replay's; a stored snapshot's state lists only its last rounds)."""
         score = summary["scores"][player]
         if self.lowest_wins:
             return (score,)
-        out_at = 0
-        if score == 0:
+        went_out = 0
+        if score == 0 and out_at is not None:
+            went_out = out_at.get(player, 0)
+        elif score == 0:
             for number, rnd in enumerate(summary.get("rounds") or [], start=1):
                 if rnd.get("loser") == player:
-                    out_at = number
-        return (-score, -(summary.get("bonus") or {}).get(player, 0), -out_at)
+                    went_out = number
+        return (-score, -(summary.get("bonus") or {}).get(player, 0), -went_out)
 
-    def standings(self, summary: dict) -> list[str]:
-        """Every player, best first (ties in seat order); the winners come first."""
+    def standings(self, summary: dict, out_at: dict | None = None) -> list[str]:
+        """Every player, best first (ties in seat order); the winners come first. ``out_at``:
+        as :meth:`standing_key`."""
         players = list(summary["scores"])
         winners = set(summary.get("winners") or [])
-        return sorted(players, key=lambda p: (p not in winners, self.standing_key(summary, p),
+        return sorted(players, key=lambda p: (p not in winners, self.standing_key(summary, p, out_at),
                                               players.index(p)))
 
     def players_text(self) -> str:

@@ -290,6 +290,10 @@ class Mia(GameState):
             {p: 0 for p in self.players} if options["scoring"] == "bonus-points" else None
         )
         self.rounds: list[Round] = []
+        #: Each player out of lives: the number of the round in which they lost their last
+        #: one (their place in the standings, rule 8; kept apart from ``rounds``, which a
+        #: stored snapshot keeps only the last of).
+        self.out_at: dict[str, int] = {}
         self.winners: list[str] = []
         self.direction = 1
         self.may_reverse: str | None = None
@@ -733,6 +737,8 @@ class Mia(GameState):
         gained = 1 if self.options["winner_gains_life"] else 0
         self.lives[loser] -= lost
         self.lives[winner] += gained
+        if self.lives[loser] == 0:
+            self.out_at[loser] = self.round_number
         if self.bonus is not None:
             self.bonus[winner] += 1
         self.rounds.append(

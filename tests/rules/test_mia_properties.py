@@ -8,6 +8,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.rules import find_game
 from scorekeeper.rules import record as records
 from scorekeeper.rules.base import IllegalEntry, parse_options
 from scorekeeper.rules.mia import OPTIONS, STANDARD, Mia
@@ -124,6 +125,11 @@ def test_games_follow_the_rules(data, seats, opts):
             assert snapshot(g) == before and g.summary() == summary  # a refused entry changes nothing
             continue
         check_invariants(g, rounds, entry)
+    # Who is out, and when, kept apart from the rounds (a snapshot keeps only the last ones):
+    # the same standings as the whole summary's rounds give (docs/rules.md §Mia 8).
+    assert set(g.out_at) == {p for p in g.players if g.lives[p] == 0}
+    spec, summary = find_game("mia"), g.summary()
+    assert spec.standings(summary, g.out_at) == spec.standings(summary)
     if g.finished:
         refused = False
         try:

@@ -316,6 +316,29 @@ def test_the_pass_of_who_rolled_last_is_not_said_to_be_without_looking(client, a
     assert "Pass on without raising" in text and "Pass without looking" not in text
 
 
+def test_the_final_lives_rank_who_went_out_by_when_after_many_rounds(client, auth):
+    """docs/rules.md §Mia 8: the last out ranks higher. The panel's state is a stored snapshot,
+    which keeps only the last rounds: who went out before them was ranked by seat (found by
+    the twenty-fifth review). The game's summary page, from a whole replay, agrees."""
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat", "Dan", "Eve"), starter="0", lives=1,
+                                   next_starter="loser"))
+    table.announce("Ann", 31)
+    table.challenge("Ben", (3, 2))  # Ben out in round 1
+    table.announce("Cat", 65)
+    table.challenge("Dan", (3, 1))  # Cat out in round 2
+    table.announce("Dan", 31)
+    table.challenge("Eve", (3, 2))  # Eve out in round 3
+    table.announce("Ann", 31)
+    r = table.challenge("Dan", (3, 2))  # Dan out in round 4: Ann wins
+    want = "Final lives: Ann 1, Dan 0, Eve 0, Cat 0, Ben 0."
+    assert want in text_of(r.data)
+    assert want in text_of(client.get(f"/games/{table.game}").data)  # read back from the snapshot
+    summary = text_of(client.get(f"/games/{table.game}/summary").data)
+    assert [summary.index(p) for p in ("Ann", "Dan", "Eve", "Cat", "Ben")] == sorted(
+        summary.index(p) for p in ("Ann", "Dan", "Eve", "Cat", "Ben"))
+
+
 def test_the_options_choices_read_as_words_in_english(client, auth):
     """The setup form's choices and the quick reference name them in words ("must raise",
     "the cup owner", "bonus points"); the values sent and stored stay the record's codes."""
