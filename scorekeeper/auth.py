@@ -18,6 +18,7 @@ from flask import session as cookie
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager, UserMixin, current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
+from itsdangerous import BadSignature, URLSafeSerializer
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -239,17 +240,68 @@ def _address_key() -> str:
     return "address:" + (get_remote_address() or "")
 
 
+def _tried_name() -> str:
+    """The account name a login form tried, as the limits count it (case-insensitive)."""
+    return (request.form.get("username") or "").strip().casefold()[:40]
+
+
 def _account_key() -> str:
     """The login limits' per-account key: the name tried (case-insensitive), or the logged-in
     account for the password change."""
     if current_user.is_authenticated:
         return f"account:{current_user.id}"
-    return "name:" + (request.form.get("username") or "").strip().casefold()[:40]
+    return "name:" + _tried_name()
 
 
 #: 10 tries a minute per account name, 30 a minute per address (a shared address, such as a
 #: school's proxy, is not locked out by one person).
 ACCOUNT_LIMIT, ADDRESS_LIMIT = "10 per minute", "30 per minute"
+
+#: The known-device cookie: the accounts that have logged in on this phone (signed, and
+#: naming each by a keyed digest, not by its name). A login from such a phone is not held
+#: back by its account's per-name limit, which a stranger's wrong tries could otherwise keep
+#: full to lock the account's owner out (the per-address limit still counts it).
+DEVICE_COOKIE = "known_device"
+DEVICE_DAYS = 400
+DEVICE_ACCOUNTS = 8  # the most recent kept: a shared phone at the table
+
+
+def _device_serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt="known-device")
+
+
+def _device_mark(name: str) -> str:
+    """An account name (as :func:`_tried_name` gives it) as the device cookie keeps it."""
+    key = str(current_app.secret_key).encode()
+    return hmac.new(key, b"known-device:" + name.encode(), "sha256").hexdigest()[:24]
+
+
+def _known_marks() -> list[str]:
+    """The accounts the request's device cookie names (none if it is missing or not ours)."""
+    raw = request.cookies.get(DEVICE_COOKIE)
+    if not raw:
+        return []
+    try:
+        marks = _device_serializer().loads(raw)
+    except BadSignature:
+        return []
+    return [m for m in marks if isinstance(m, str)] if isinstance(marks, list) else []
+
+
+def known_device() -> bool:
+    """Whether the name tried has logged in on this phone before: flask-limiter's
+    ``exempt_when`` of the login's per-name limit (:data:`DEVICE_COOKIE`)."""
+    return not current_user.is_authenticated and _device_mark(_tried_name()) in _known_marks()
+
+
+def remember_device(response, name: str):
+    """Add account ``name`` to the answer's device cookie (the most recent
+    :data:`DEVICE_ACCOUNTS`); returns ``response``."""
+    mark = _device_mark(name.strip().casefold()[:40])
+    marks = [m for m in _known_marks() if m != mark][-(DEVICE_ACCOUNTS - 1):] + [mark]
+    response.set_cookie(DEVICE_COOKIE, _device_serializer().dumps(marks), max_age=DEVICE_DAYS * 86400,
+                        path=request.script_root or "/", httponly=True, samesite="Lax")
+    return response
 
 
 def refused(response) -> bool:
@@ -314,13 +366,14 @@ def register():
                 form.username.errors.append(_("That name is taken; choose another."))
             else:
                 login_user(user, remember=True)
-                return redirect(safe_next(request.args.get("next")), 303)
+                return remember_device(redirect(safe_next(request.args.get("next")), 303), user.username)
     status = 400 if form.is_submitted() else 200
     return render_template("auth/register.html", form=form), status
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(ACCOUNT_LIMIT, key_func=_account_key, methods=["POST"], deduct_when=refused)
+@limiter.limit(ACCOUNT_LIMIT, key_func=_account_key, methods=["POST"], deduct_when=refused,
+               exempt_when=known_device)
 @limiter.limit(ADDRESS_LIMIT, key_func=_address_key, methods=["POST"], deduct_when=refused)
 def login():
     """Log in."""
@@ -333,7 +386,7 @@ def login():
                 get_session().commit()
             login_user(user, remember=form.remember.data)
             _keep_language(user.language)
-            return redirect(safe_next(request.args.get("next")), 303)
+            return remember_device(redirect(safe_next(request.args.get("next")), 303), user.username)
         form.password.errors.append(_("Wrong name or password."))
     status = 400 if form.is_submitted() else 200
     return render_template("auth/login.html", form=form), status

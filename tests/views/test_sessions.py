@@ -235,9 +235,8 @@ def limited_app(make_app):
 
 def test_login_limit_per_account_whatever_the_address(limited_app):
     app = limited_app(TRUSTED_PROXIES=1)
-    client = app.test_client()
-    Auth(client).register()
-    Auth(client).logout()
+    Auth(app.test_client()).register()
+    client = app.test_client()  # a phone ann never logged in on
     codes = [client.post("/login", data={"username": "ANN", "password": "wrong"},
                          headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code for i in range(11)]
     assert codes[:10] == [400] * 10 and codes[10] == 429
@@ -247,18 +246,45 @@ def test_login_limit_per_account_whatever_the_address(limited_app):
     assert r.status_code == 400
 
 
+def test_a_stranger_cannot_lock_the_owner_out_of_their_own_phones(limited_app):
+    """A phone ann has logged in on (the known-device cookie) is not held back by the per-name
+    limit that a stranger's wrong tries keep full (found by the twenty-fifth review: anyone
+    could keep anyone logged out); a new phone is, until the minute ends. The cookie is
+    signed: a made-up one, or ann's used for another name, exempts nothing."""
+    app = limited_app(TRUSTED_PROXIES=1)
+    phone = app.test_client()
+    Auth(phone).register()
+    Auth(phone).logout()
+    stranger, new_phone = app.test_client(), app.test_client()
+    codes = [stranger.post("/login", data={"username": "ann", "password": "wrong"},
+                           headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code for i in range(11)]
+    assert codes == [400] * 10 + [429]
+    assert Auth(phone).login().status_code == 303  # ann's own phone gets in
+    Auth(phone).logout()
+    assert Auth(new_phone).login().status_code == 429
+    # A cookie the app did not sign, and ann's cookie tried with another name's full limit.
+    stranger.set_cookie("known_device", "ann", domain="localhost")
+    assert Auth(stranger).login().status_code == 429
+    copied = phone.get_cookie("known_device").value
+    for i in range(10):
+        new_phone.post("/login", data={"username": "bob", "password": "wrong"},
+                       headers={"X-Forwarded-For": f"10.0.1.{i}"})
+    new_phone.set_cookie("known_device", copied, domain="localhost")
+    assert new_phone.post("/login", data={"username": "bob", "password": "wrong"}).status_code == 429
+    assert Auth(new_phone).login().status_code == 303  # the copy names ann
+
+
 def test_only_refused_tries_count_toward_the_login_limits(limited_app):
     """A right password is never counted (auth.refused): a table logging in on many phones
     goes past both limits (10 a name, 30 an address) without a 429, and the refused tries
     still count, before and after."""
-    client = limited_app().test_client()
-    auth = Auth(client)
-    auth.register()
-    auth.logout()
+    app = limited_app()
+    Auth(app.test_client()).register()
+    auth = Auth(app.test_client())  # phones ann never logged in on (known_device: not held back)
     assert [auth.login(password="wrong").status_code for _ in range(9)] == [400] * 9
-    for _ in range(22):  # 31 tries from one address, 31 with the name "ann"
-        assert auth.login().status_code == 303
-        auth.logout()  # (logged in, a try would count for the account, not the name)
+    for _ in range(22):  # 31 tries from one address, 31 with the name "ann", each on a new phone
+        phone = Auth(app.test_client())
+        assert phone.login().status_code == 303
     assert [auth.login(password="wrong").status_code for _ in range(2)] == [400, 429]
 
 
