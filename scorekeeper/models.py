@@ -81,6 +81,19 @@ class Membership(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class Removal(SQLModel, table=True):
+    """A member the group's owner removed, and when (the latest time): an invite made before
+    ``removed_at`` does not let them back in; one made after does (the owner asked them
+    again). A member who left of their own accord has none."""
+
+    __table_args__ = (UniqueConstraint("group_id", "user_id", name="uq_removal_group_id_user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="group.id")
+    user_id: int = Field(foreign_key="user.id")
+    removed_at: datetime = Field(default_factory=utcnow)
+
+
 class Invite(SQLModel, table=True):
     """An invite link to a group: an unguessable ``token``; revoked invites add nobody."""
 

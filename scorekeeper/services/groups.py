@@ -19,7 +19,7 @@ from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..models import Game, GameSnapshot, Group, Invite, Membership, User, utcnow
+from ..models import Game, GameSnapshot, Group, Invite, Membership, Removal, User, utcnow
 from ..rules.names import clean_name
 from .games import keep_snapshot
 
@@ -268,11 +268,14 @@ def rename(session: Session, user_id: int, group_id: int, name: str) -> Group:
 def new_invite(session: Session, user_id: int, group_id: int) -> Invite:
     """A new invite link for the group (owner only): an unguessable token; commits.
 
-    A second request within a few seconds (a double tap) answers with the invite just made."""
+    A second request within a few seconds (a double tap) answers with the invite just made,
+    unless a member was removed since: that one would not add them again."""
     _require_owner(session, user_id, group_id)
     latest = session.exec(select(Invite).where(Invite.group_id == group_id, Invite.created_by == user_id,
                                                Invite.revoked_at.is_(None)).order_by(Invite.id.desc())).first()
-    if latest is not None and (utcnow() - _aware(latest.created_at)).total_seconds() < DOUBLE_TAP_SECONDS:
+    if latest is not None and (utcnow() - _aware(latest.created_at)).total_seconds() < DOUBLE_TAP_SECONDS and (
+            session.exec(select(Removal.id).where(Removal.group_id == group_id,
+                                                  Removal.removed_at >= latest.created_at)).first() is None):
         return latest
     invite = Invite(group_id=group_id, token=secrets.token_urlsafe(24), created_by=user_id)
     session.add(invite)
@@ -305,10 +308,23 @@ def find_invite(session: Session, token: str) -> Invite | None:
     return session.exec(select(Invite).where(Invite.token == token, Invite.revoked_at.is_(None))).first()
 
 
+def refuse_if_removed(session: Session, user_id: int, invite: Invite) -> None:
+    """Raise :class:`NotAllowed` if the group's owner removed the account after ``invite`` was
+    made (:class:`~scorekeeper.models.Removal`): a link they were sent before does not bring them
+    back, one made for them since does."""
+    removal = session.exec(select(Removal).where(Removal.group_id == invite.group_id,
+                                                 Removal.user_id == user_id)).first()
+    if removal is not None and removal.removed_at >= invite.created_at:
+        raise NotAllowed(_("You were removed from this group after this invite link was made, so it does not add "
+                           "you again. Ask the group's owner for a new one."))
+
+
 def join(session: Session, user_id: int, invite: Invite) -> Group:
     """Add the account to the invite's group as a member (a member already stays as is); commits.
-    Two joins at once store one membership."""
+    Two joins at once store one membership. Raise :class:`NotAllowed` for an account the owner
+    removed after the invite was made (:func:`refuse_if_removed`)."""
     if membership(session, user_id, invite.group_id) is None:
+        refuse_if_removed(session, user_id, invite)
         session.add(Membership(group_id=invite.group_id, user_id=user_id, role=MEMBER))
         try:
             session.commit()
@@ -319,7 +335,8 @@ def join(session: Session, user_id: int, invite: Invite) -> Group:
 
 def remove_member(session: Session, user_id: int, group_id: int, member_id: int) -> None:
     """Remove ``member_id`` from the group (owner only; an owner cannot be removed). Commits.
-    The member's entries stay in the games' logs."""
+    The member's entries stay in the games' logs. The removal is kept (its time), so that
+    the invite links made so far do not add them again (:func:`refuse_if_removed`)."""
     _require_owner(session, user_id, group_id)
     m = membership(session, member_id, group_id)
     if m is None:
@@ -327,7 +344,16 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
     if m.role == OWNER:
         raise NotAllowed(_("The group's owner cannot be removed."))
     session.delete(m)
-    session.commit()
+    removal = session.exec(select(Removal).where(Removal.group_id == group_id, Removal.user_id == member_id)).first()
+    if removal is None:
+        session.add(Removal(group_id=group_id, user_id=member_id))
+    else:
+        removal.removed_at = utcnow()
+    try:
+        session.commit()
+    except IntegrityError:  # the same removal tapped on two phones at once: the other one did it
+        session.rollback()
+        raise NoSuch(_("That account is not a member of this group.")) from None
 
 
 def leave(session: Session, user_id: int, group_id: int) -> None:

@@ -136,7 +136,7 @@ def remove(user_id: int):
     except groups.NotAllowed as err:
         return _refused(err)
     if groups.open_invites(get_session(), current_group().id):
-        flash(_("Member removed. An open invite link would let them join again: revoke it if need be."))
+        flash(_("Member removed. The invite links made so far do not add them again; a new one would."))
     else:
         flash(_("Member removed."))
     return redirect(url_for("groups.index"), 303)
@@ -162,10 +162,18 @@ def invite(token: str):
     if found is None:
         return message_response(_("This invite link is unknown or was revoked, so it adds nobody. Ask the group's owner for a new one."), 404, _("Invite not valid"))
     group = session.get(groups.Group, found.group_id)
+    if current_user.is_authenticated and groups.membership(session, current_user.id, group.id) is None:
+        try:
+            groups.refuse_if_removed(session, current_user.id, found)
+        except groups.NotAllowed as err:
+            return message_response(str(err), 403, _("Invite not valid"))
     if request.method == "POST":
         if not current_user.is_authenticated:
             return redirect(url_for("auth.login", next=request.path), 303)
-        groups.join(session, current_user.id, found)
+        try:
+            groups.join(session, current_user.id, found)
+        except groups.NotAllowed as err:  # removed since the page was shown
+            return message_response(str(err), 403, _("Invite not valid"))
         groups.switch_to(session, current_user.id, group.id)
         flash(_("You joined %(name)s: its games, players and history are here.", name=group.name))
         return redirect(url_for("index"), 303)

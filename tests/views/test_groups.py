@@ -129,6 +129,43 @@ def test_roles_members_cannot_invite_rename_or_remove_and_owners_can(app, client
     assert ben.get(f"/games/{gid}").status_code == 404
 
 
+def test_a_removed_member_is_not_let_back_in_by_an_invite_made_before(app, client, auth, monkeypatch):
+    """Found by the twenty-fifth review: ben, removed, opened the same link and was back. A link
+    made after his removal (the owner asks him again) adds him, even one asked for within the
+    double-tap seconds of the one before; a member who left of his own accord may come back
+    by the old one."""
+    from scorekeeper.services import groups as service
+
+    gid, ben = ben_joins_ann(app, client, auth)
+    monkeypatch.setattr(service, "DOUBLE_TAP_SECONDS", 0)  # a second link at once
+
+    def links() -> set[str]:
+        page = client.get("/groups").data.decode()
+        return {link.split("localhost", 1)[1] for link in re.findall(r'class="invite-link">([^<]+)<', page)}
+
+    assert client.post("/groups/invites").status_code == 303
+    before = links()  # the link ben joined by, and one more
+    assert len(before) == 2
+    r = client.post("/groups/members/2/remove", follow_redirects=True)
+    assert "The invite links made so far do not add them again" in r.data.decode()
+    for path in before:
+        for method in ("GET", "POST"):
+            r = ben.open(path, method=method)
+            assert r.status_code == 403 and "You were removed from this group" in r.data.decode(), method
+    assert ben.get(f"/games/{gid}").status_code == 404
+    cat = app.test_client()
+    Auth(cat).register("cat")
+    some = sorted(before)[0]
+    assert cat.post(some).status_code == 303 and cat.get(f"/games/{gid}").status_code == 200  # others still can
+    monkeypatch.setattr(service, "DOUBLE_TAP_SECONDS", 3600)  # every link "just made"
+    assert client.post("/groups/invites").status_code == 303
+    (after,) = links() - before
+    assert ben.post(after).status_code == 303 and ben.get(f"/games/{gid}").status_code == 200
+    # Leaving is not being removed.
+    assert cat.post("/groups/leave").status_code == 303
+    assert cat.post(some).status_code == 303 and cat.get(f"/games/{gid}").status_code == 200
+
+
 def test_an_account_switches_between_its_groups_and_old_links_still_open(app, client, auth):
     auth.register("ann")
     first = new_game(client, players=("Ann", "Ben", "Cat"))
