@@ -18,8 +18,8 @@ from flask import session as cookie
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager, UserMixin, current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
-from itsdangerous import BadSignature, URLSafeSerializer
 from flask_wtf.csrf import generate_csrf
+from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 from wtforms import BooleanField, PasswordField, StringField
