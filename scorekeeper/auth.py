@@ -245,12 +245,16 @@ def _tried_name() -> str:
     return (request.form.get("username") or "").strip().casefold()[:40]
 
 
-def _account_key() -> str:
-    """The login limits' per-account key: the name tried (case-insensitive), or the logged-in
-    account for the password change."""
-    if current_user.is_authenticated:
-        return f"account:{current_user.id}"
+def _name_key() -> str:
+    """The login's per-account key: the name tried (case-insensitive), whoever is logged in
+    on the phone (a login sent while logged in to another account counts for the name tried)."""
     return "name:" + _tried_name()
+
+
+def _account_key() -> str:
+    """The password change's per-account key: the logged-in account (a request without one
+    is sent to the login page before it counts)."""
+    return f"account:{current_user.id}" if current_user.is_authenticated else "account:none"
 
 
 #: 10 tries a minute per account name, 30 a minute per address (a shared address, such as a
@@ -291,7 +295,7 @@ def _known_marks() -> list[str]:
 def known_device() -> bool:
     """Whether the name tried has logged in on this phone before: flask-limiter's
     ``exempt_when`` of the login's per-name limit (:data:`DEVICE_COOKIE`)."""
-    return not current_user.is_authenticated and _device_mark(_tried_name()) in _known_marks()
+    return _device_mark(_tried_name()) in _known_marks()
 
 
 def remember_device(response, name: str):
@@ -372,7 +376,7 @@ def register():
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(ACCOUNT_LIMIT, key_func=_account_key, methods=["POST"], deduct_when=refused,
+@limiter.limit(ACCOUNT_LIMIT, key_func=_name_key, methods=["POST"], deduct_when=refused,
                exempt_when=known_device)
 @limiter.limit(ADDRESS_LIMIT, key_func=_address_key, methods=["POST"], deduct_when=refused)
 def login():

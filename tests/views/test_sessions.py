@@ -272,6 +272,15 @@ def test_a_stranger_cannot_lock_the_owner_out_of_their_own_phones(limited_app):
     new_phone.set_cookie("known_device", copied, domain="localhost")
     assert new_phone.post("/login", data={"username": "bob", "password": "wrong"}).status_code == 429
     assert Auth(new_phone).login().status_code == 303  # the copy names ann
+    # Logged in as ann, a try for another name counts for that name (found by the twenty-fifth
+    # review: it counted for ann's account, so each account of one's own gave ten more tries).
+    assert new_phone.post("/login", data={"username": "bob", "password": "wrong"}).status_code == 429
+    Auth(app.test_client()).register("cid")
+    Auth(new_phone).login()
+    codes = [new_phone.post("/login", data={"username": "cid", "password": "wrong"},
+                            headers={"X-Forwarded-For": f"10.0.2.{i}"}).status_code for i in range(10)]
+    assert codes == [400] * 10
+    assert Auth(app.test_client()).login("cid").status_code == 429  # cid's own count is full
 
 
 def test_only_refused_tries_count_toward_the_login_limits(limited_app):
