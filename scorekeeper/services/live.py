@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 
+from sqlalchemy import update
 from sqlmodel import Session, select
 
 from ..models import Game
@@ -16,12 +17,16 @@ from ..models import Game
 TOKEN_BYTES = 16  # 128 bits: unguessable; 22 characters in the link
 
 
-def turn_on(session: Session, game: Game) -> str:
-    """Give ``game`` a new live token (a link already out stops working); commits. Returns it."""
-    game.live_token = secrets.token_urlsafe(TOKEN_BYTES)
-    session.add(game)
+def turn_on(session: Session, game: Game) -> str | None:
+    """Give ``game`` a new live token (a link already out stops working); commits. Returns it,
+    or None for a removed game (also one removed by another phone since it was read: the
+    token is set only on a row not removed, in the same statement)."""
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    done = session.execute(update(Game).where(Game.id == game.id, Game.removed_at.is_(None))
+                           .values(live_token=token)).rowcount == 1
     session.commit()
-    return game.live_token
+    session.refresh(game)
+    return token if done else None
 
 
 def turn_off(session: Session, game: Game) -> None:
@@ -36,17 +41,18 @@ def _valid(token: str) -> bool:
 
 
 def game_for_token(session: Session, token: str) -> Game | None:
-    """The game whose live link is ``token``, or None (turned off, replaced or never made)."""
+    """The game whose live link is ``token``, or None (turned off, replaced, never made, or the
+    game removed)."""
     if not _valid(token):
         return None
-    return session.exec(select(Game).where(Game.live_token == token)).first()
+    return session.exec(select(Game).where(Game.live_token == token, Game.removed_at.is_(None))).first()
 
 
 def version_for_token(session: Session, token: str) -> int | None:
     """The version of the game behind ``token`` (one indexed read, no log), or None."""
     if not _valid(token):
         return None
-    return session.exec(select(Game.version).where(Game.live_token == token)).first()
+    return session.exec(select(Game.version).where(Game.live_token == token, Game.removed_at.is_(None))).first()
 
 
 def version_of(session: Session, game_id: int) -> int | None:

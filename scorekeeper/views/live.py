@@ -42,10 +42,9 @@ def show(game_id: int):
 def turn_on(game_id: int):
     """Make a new read-only link (an older one then stops working); none for a removed game."""
     game = owned(game_id)
-    if game.removed_at is not None:
+    if live.turn_on(get_session(), game) is None:  # removed (perhaps by another phone just now)
         flash(_("This game was removed: restore it before showing it to the table."), "warning")
         return redirect(url_for("live.show", game_id=game.id), 303)
-    live.turn_on(get_session(), game)
     flash(_("Live link ready: anyone with it can follow the game, read-only."))
     return redirect(url_for("live.show", game_id=game.id), 303)
 

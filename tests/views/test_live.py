@@ -111,6 +111,32 @@ def test_removing_a_game_turns_its_live_link_off_and_none_is_made_until_restored
     assert again != path and viewer.get(again).status_code == 200
 
 
+def test_a_link_made_as_another_phone_removes_the_game_is_not_made(app, client, auth):
+    """The race a review found (1 in 10): "Turn on the live link" read the game before another
+    phone's removal was stored, then set its token: a removed game was shown to anyone. The
+    token is set only on a row not removed, and a removed game's token opens nothing."""
+    from scorekeeper.models import Game
+    from scorekeeper.services import live
+
+    auth.register()
+    gid = new_game(client)
+    engine = app.extensions["scorekeeper.engine"]
+    with Session(engine) as first, Session(engine) as second:
+        shown = first.get(Game, gid)  # phone 1 asks for a link: the game as it read it
+        service.remove_game(second, second.get(Game, gid))  # phone 2's removal lands first
+        assert live.turn_on(first, shown) is None
+        assert first.get(Game, gid).live_token is None
+    # However a token came to be on a removed game, it opens nothing.
+    with Session(engine) as s:
+        game = s.get(Game, gid)
+        game.live_token = "t" * 22
+        s.add(game)
+        s.commit()
+    viewer = app.test_client()
+    assert viewer.get("/live/" + "t" * 22).status_code == 404
+    assert viewer.get("/live/" + "t" * 22 + "/poll?v=0", headers=HX).status_code == 286
+
+
 def test_the_viewer_token_cannot_post_and_nothing_is_stored(app, client, auth):
     auth.register()
     gid = new_game(client)
