@@ -164,7 +164,10 @@ def next_words(expected: dict | None) -> str:
     if not expected:
         return _("The game is over.")
     kind, p = expected.get("type"), expected.get("player")
-    if isinstance(kind, list) and p is None and "start" in kind:  # no game begins without naming or rolling
+    if isinstance(kind, list) and p is None and "start" in kind:  # before anyone starts
+        if "announce" in kind and expected.get("opener"):  # Mice and Men: the first seat, unless rolled for
+            return _("%(player)s (the first seat) opens round 1, unless a roll-off picks another.",
+                     player=expected["opener"])
         return _("Who starts? Not chosen yet.")
     if isinstance(kind, list):
         return _("%(player)s to act", player=p) if p else _("Anyone may act")

@@ -10,6 +10,7 @@ from scorekeeper.models import Entry
 from scorekeeper.services import games as service
 
 from ..conftest import HX, Auth, new_game, version_of
+from .test_mia_views import text_of
 
 
 def turn_on(client, gid: int) -> str:
@@ -236,11 +237,16 @@ def test_the_live_view_of_a_game_not_begun_asks_who_starts(app, client, auth):
     """As the scorer's page does (it said "Anyone may act"; found by the twenty-fifth review)."""
     auth.register()
     viewer = app.test_client()
-    for name, players in (("mitchi", ("Ann", "Ben")), ("mia", ("Ann", "Ben", "Cat")),
-                          ("mice-and-men", ("Ann", "Ben", "Cat", "Dan"))):
+    for name, players in (("mitchi", ("Ann", "Ben")), ("mia", ("Ann", "Ben", "Cat"))):
         gid = new_game(client, name=name, players=players, starter="rolloff")
         page = viewer.get(turn_on(client, gid)).data.decode()
         assert "Who starts? Not chosen yet." in page and "Anyone may act" not in page, name
+    # Mice and Men: the first seat opens unless a roll-off picks another, as the scorer's page
+    # offers (not "not chosen yet" above "Opener Ann").
+    gid = new_game(client, name="mice-and-men", players=("Ann", "Ben", "Cat", "Dan"), starter="rolloff")
+    page = text_of(viewer.get(turn_on(client, gid)).data)
+    assert "Ann (the first seat) opens round 1, unless a roll-off picks another." in page
+    assert "Not chosen yet" not in page and "Anyone may act" not in page
 
 
 def test_the_live_view_shows_each_game_midway_and_at_its_end(app, client, auth):
