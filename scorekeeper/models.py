@@ -84,7 +84,7 @@ class Membership(SQLModel, table=True):
 class Removal(SQLModel, table=True):
     """A member the group's owner removed, and when (the latest time): an invite made before
     ``removed_at`` does not let them back in; one made after does (the owner asked them
-    again). A member who left of their own accord has none."""
+    again), and joining by it ends the removal. A member who left of their own accord has none."""
 
     __table_args__ = (UniqueConstraint("group_id", "user_id", name="uq_removal_group_id_user_id"),)
 

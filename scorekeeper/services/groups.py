@@ -15,7 +15,7 @@ import secrets
 from flask import g, request, session as cookie
 from flask_babel import gettext as _
 from flask_login import current_user
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -322,10 +322,12 @@ def refuse_if_removed(session: Session, user_id: int, invite: Invite) -> None:
 def join(session: Session, user_id: int, invite: Invite) -> Group:
     """Add the account to the invite's group as a member (a member already stays as is); commits.
     Two joins at once store one membership. Raise :class:`NotAllowed` for an account the owner
-    removed after the invite was made (:func:`refuse_if_removed`)."""
+    removed after the invite was made (:func:`refuse_if_removed`); joining by a newer one ends
+    the removal (asked back, they are a member like any other, and leaving is not a removal)."""
     if membership(session, user_id, invite.group_id) is None:
         refuse_if_removed(session, user_id, invite)
         session.add(Membership(group_id=invite.group_id, user_id=user_id, role=MEMBER))
+        session.execute(delete(Removal).where(Removal.group_id == invite.group_id, Removal.user_id == user_id))
         try:
             session.commit()
         except IntegrityError:

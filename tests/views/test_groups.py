@@ -161,6 +161,9 @@ def test_a_removed_member_is_not_let_back_in_by_an_invite_made_before(app, clien
     assert client.post("/groups/invites").status_code == 303
     (after,) = links() - before
     assert ben.post(after).status_code == 303 and ben.get(f"/games/{gid}").status_code == 200
+    # Asked back, ben is a member like any other: having left, the old link takes him back.
+    assert ben.post("/groups/leave").status_code == 303
+    assert ben.post(sorted(before)[0]).status_code == 303 and ben.get(f"/games/{gid}").status_code == 200
     # Leaving is not being removed.
     assert cat.post("/groups/leave").status_code == 303
     assert cat.post(some).status_code == 303 and cat.get(f"/games/{gid}").status_code == 200
