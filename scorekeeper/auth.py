@@ -240,9 +240,14 @@ def _address_key() -> str:
     return "address:" + (get_remote_address() or "")
 
 
+def _as_counted(name: str) -> str:
+    """An account name as the limits and the device cookie count it (case-insensitive)."""
+    return name.strip().casefold()[:40]
+
+
 def _tried_name() -> str:
-    """The account name a login form tried, as the limits count it (case-insensitive)."""
-    return (request.form.get("username") or "").strip().casefold()[:40]
+    """The account name a login form tried, as the limits count it."""
+    return _as_counted(request.form.get("username") or "")
 
 
 def _name_key() -> str:
@@ -301,7 +306,7 @@ def known_device() -> bool:
 def remember_device(response, name: str):
     """Add account ``name`` to the answer's device cookie (the most recent
     :data:`DEVICE_ACCOUNTS`); returns ``response``."""
-    mark = _device_mark(name.strip().casefold()[:40])
+    mark = _device_mark(_as_counted(name))
     marks = [m for m in _known_marks() if m != mark][-(DEVICE_ACCOUNTS - 1):] + [mark]
     response.set_cookie(DEVICE_COOKIE, _device_serializer().dumps(marks), max_age=DEVICE_DAYS * 86400,
                         path=request.script_root or "/", httponly=True, samesite="Lax")

@@ -308,12 +308,16 @@ def find_invite(session: Session, token: str) -> Invite | None:
     return session.exec(select(Invite).where(Invite.token == token, Invite.revoked_at.is_(None))).first()
 
 
+def _removal(session: Session, group_id: int, user_id: int) -> Removal | None:
+    """The account's removal from the group by its owner, if any."""
+    return session.exec(select(Removal).where(Removal.group_id == group_id, Removal.user_id == user_id)).first()
+
+
 def refuse_if_removed(session: Session, user_id: int, invite: Invite) -> None:
     """Raise :class:`NotAllowed` if the group's owner removed the account after ``invite`` was
     made (:class:`~scorekeeper.models.Removal`): a link they were sent before does not bring them
     back, one made for them since does."""
-    removal = session.exec(select(Removal).where(Removal.group_id == invite.group_id,
-                                                 Removal.user_id == user_id)).first()
+    removal = _removal(session, invite.group_id, user_id)
     if removal is not None and removal.removed_at >= invite.created_at:
         raise NotAllowed(_("You were removed from this group after this invite link was made, so it does not add "
                            "you again. Ask the group's owner for a new one."))
@@ -346,7 +350,7 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
     if m.role == OWNER:
         raise NotAllowed(_("The group's owner cannot be removed."))
     session.delete(m)
-    removal = session.exec(select(Removal).where(Removal.group_id == group_id, Removal.user_id == member_id)).first()
+    removal = _removal(session, group_id, member_id)
     if removal is None:
         session.add(Removal(group_id=group_id, user_id=member_id))
     else:

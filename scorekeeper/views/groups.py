@@ -162,20 +162,18 @@ def invite(token: str):
     if found is None:
         return message_response(_("This invite link is unknown or was revoked, so it adds nobody. Ask the group's owner for a new one."), 404, _("Invite not valid"))
     group = session.get(groups.Group, found.group_id)
-    if current_user.is_authenticated and groups.membership(session, current_user.id, group.id) is None:
-        try:
+    member = current_user.is_authenticated and groups.membership(session, current_user.id, group.id)
+    try:
+        if request.method == "POST" and current_user.is_authenticated:
+            groups.join(session, current_user.id, found)
+        elif current_user.is_authenticated and not member:  # one the owner removed is told so at once
             groups.refuse_if_removed(session, current_user.id, found)
-        except groups.NotAllowed as err:
-            return message_response(str(err), 403, _("Invite not valid"))
+    except groups.NotAllowed as err:
+        return message_response(str(err), 403, _("Invite not valid"))
     if request.method == "POST":
         if not current_user.is_authenticated:
             return redirect(url_for("auth.login", next=request.path), 303)
-        try:
-            groups.join(session, current_user.id, found)
-        except groups.NotAllowed as err:  # removed since the page was shown
-            return message_response(str(err), 403, _("Invite not valid"))
         groups.switch_to(session, current_user.id, group.id)
         flash(_("You joined %(name)s: its games, players and history are here.", name=group.name))
         return redirect(url_for("index"), 303)
-    member = current_user.is_authenticated and groups.membership(session, current_user.id, group.id)
     return render_template("groups/join.html", group=group, token=token, member=member)
