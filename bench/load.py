@@ -22,7 +22,8 @@ the median time of an entry on games of 10/100/500/1,000/2,000 entries.
 
 Targets (exit 1 when one is missed): full speed on short games >= 0.25 x the bare
 endpoint's entries/s; table pace p99 <= 50 ms; no errors at all; server CPU per
-entry <= 4 ms; an entry on a 2,000-entry game within 1.5 x one on a 10-entry game.
+entry <= 4 ms and <= 6 x the bare endpoint's in the same run; an entry on a 2,000-entry
+game within 1.5 x one on a 10-entry game.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ from scorekeeper.cli import KEEPALIVE, THREADS  # noqa: E402
 PLAYERS = ["Ann", "Ben", "Cat"]
 USER, PASSWORD = "loadbench", "quiet tangerine oboe"
 TARGET_RATIO, TARGET_P99, TARGET_CPU, TARGET_CURVE = 0.25, 50.0, 4.0, 1.5
+#: The issue's CPU target, said again against the bare endpoint of the same run (4 ms was 6 x its
+#: 0.6 ms there): on these shared machines the bare endpoint's CPU moves from 0.5 to 1.1 ms with the hour.
+TARGET_CPU_X_BARE = 6.0
 BIN = Path(sys.executable).parent
 
 
@@ -288,9 +292,10 @@ def bench_backend(name: str, url: str, bare: dict, args) -> list[str]:
                     games = store_games(url, args.tables) | {"curve": games["curve"]}
                 r = run_locust(server, games[kind], offset, pace, args.tables, args.seconds, cookie, stored)
                 ratio = r["rps"] / bare[pace]["rps"] if bare[pace]["rps"] else 0.0
+                times_bare = r["cpu"] / bare[pace]["cpu"] if bare[pace]["cpu"] else float("inf")
                 print(f"{name:8s} {phase:10s} {kind:5s} games: {r['rps']:7.1f} entries/s ({ratio:4.2f} x bare) "
                       f"p50 {r['p50']:5.0f} p95 {r['p95']:5.0f} p99 {r['p99']:5.0f} ms  errors {r['errors']}  "
-                      f"CPU {r['cpu']:5.1f} ms/entry", flush=True)
+                      f"CPU {r['cpu']:5.1f} ms/entry ({times_bare:.1f} x bare's)", flush=True)
                 if r["errors"]:
                     missed.append(f"{name} {phase} {kind}: {r['errors']} errors ({'; '.join(r['failures'])})")
                 if phase == "full speed" and kind == "short" and ratio < TARGET_RATIO:
@@ -299,6 +304,8 @@ def bench_backend(name: str, url: str, bare: dict, args) -> list[str]:
                     missed.append(f"{name} table pace {kind}: p99 {r['p99']:.0f} ms > {TARGET_P99:.0f}")
                 if phase == "full speed" and r["cpu"] > TARGET_CPU:
                     missed.append(f"{name} {kind}: CPU {r['cpu']:.1f} ms/entry > {TARGET_CPU}")
+                if phase == "full speed" and times_bare > TARGET_CPU_X_BARE:
+                    missed.append(f"{name} {kind}: CPU {times_bare:.1f} x the bare endpoint's > {TARGET_CPU_X_BARE:g} x")
         costs = curve(server, cookie, games["curve"])
         ratio = costs[2000][0] / costs[10][0]
         print(f"{name:8s} entry cost by game length (server CPU ms / median wall ms): "
