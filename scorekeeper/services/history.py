@@ -30,7 +30,7 @@ import zipfile
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from html import escape
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -868,8 +868,10 @@ def _check_values(label: str, record) -> None:
             todo.extend(value)
         elif isinstance(value, str):
             if "\x00" in value:
-                raise ImportProblem(_("%(file)s: record: the text %(text)s holds a NUL character, which no text "
-                                      "here may hold", file=label, text=repr(value.replace(chr(0), "")[:30])))
+                # the NUL shown as ␀ (U+2400), where it is: dropped, the text would look as good as any
+                raise ImportProblem(_("%(file)s: record: the text %(text)s holds a NUL character (shown as ␀), "
+                                      "which no text here may hold", file=label,
+                                      text=repr(value[:30].replace(chr(0), "\u2400"))))
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > RECORD_INT_MAX:
             raise ImportProblem(_("%(file)s: record: the number %(number)s… is out of range; every number in a "
                                   "record is between -%(top)s and %(top)s", file=label, number=str(value)[:12],
@@ -916,9 +918,11 @@ def _check_history(label: str, history, players: tuple[str, ...], log_length: in
         if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= max(top, 1):
             raise ImportProblem(_("%(item)s: seq must be a whole number from 1 to %(top)d (a position in the log), "
                                   "not %(value)s", item=where, top=top, value=repr(str(seq)[:20])))
-        if h.get("status") not in ("undone", "redone", "replaced"):
+        if "status" not in h:
+            raise ImportProblem(_("%(item)s: status is missing; it must be undone, redone or replaced", item=where))
+        if h["status"] not in ("undone", "redone", "replaced"):
             raise ImportProblem(_("%(item)s: status must be undone, redone or replaced, not %(value)s", item=where,
-                                  value=repr(str(h.get("status"))[:20])))
+                                  value=repr(str(h["status"])[:20])))
         entry = h.get("entry")
         if not isinstance(entry, dict) or not isinstance(entry.get("type"), str) or not entry["type"]:
             raise ImportProblem(_("%(item)s: entry must be an entry object with a type", item=where))
@@ -969,17 +973,27 @@ def check_incoming(label: str, record) -> Incoming:
     return Incoming(label, record, played_at, history, new_game)
 
 
-def already_stored(session: Session, group_id: int, hashes: list[str]) -> set[str]:
+def already_stored(session: Session, group_id: int, hashes: list[str]) -> tuple[set[str], set[str]]:
     """Which of the content ``hashes`` (:func:`services.games.content_hash`) the group's games
-    already have: one indexed query per 500 hashes, whatever the number of games (first the
-    hashes left empty by entries since the last import are filled: :func:`services.games.fill_hashes`)."""
+    already have: ``(listed, removed)``, the hashes of games in the lists, and of removed games
+    that can still be restored (:data:`services.games.RESTORE_DAYS`). A game removed before
+    that is no longer here for anyone: its record is loaded again. One indexed query per 500
+    hashes, whatever the number of games (first the hashes left empty by entries since the
+    last import are filled: :func:`services.games.fill_hashes`)."""
     service.fill_hashes(session, group_id)
-    found: set[str] = set()
+    since = utcnow() - timedelta(days=service.RESTORE_DAYS)
+    listed: set[str] = set()
+    removed: set[str] = set()
     unique = sorted(set(hashes))
     for start in range(0, len(unique), 500):
-        found.update(session.exec(select(Game.content_hash).where(
-            Game.group_id == group_id, Game.content_hash.in_(unique[start:start + 500]))))
-    return found
+        for found, kept, restorable in session.execute(
+                select(Game.content_hash, Game.removed_at.is_(None), Game.removed_at >= since).where(
+                    Game.group_id == group_id, Game.content_hash.in_(unique[start:start + 500]))):
+            if kept:
+                listed.add(found)
+            elif restorable:
+                removed.add(found)
+    return listed, removed - listed
 
 
 def lock_group(session: Session, group_id: int) -> None:
@@ -1027,7 +1041,7 @@ class Loaded:
 
 
 def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]],
-                 skipped: list[str] | None = None) -> list[Loaded]:
+                 skipped: list[str] | None = None, removed: list[str] | None = None) -> list[Loaded]:
     """Add every record in ``files`` (``[(filename, bytes)]``) as a new game of the group.
 
     All or nothing: every record is read and replayed before any is stored; the
@@ -1035,7 +1049,7 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     keeps its ``played_at`` and ``history`` and is linked to player profiles.
     A record the group already has (same game, seats, options and log: the same
     content hash), or one given twice, is not stored again; its label is appended to
-    ``skipped``. Loads for one group are stored one at a time (:func:`lock_group`), so
+    ``skipped``, or to ``removed`` when it is a removed game that can still be restored. Loads for one group are stored one at a time (:func:`lock_group`), so
     simultaneous uploads of one record make one game. Cost: one replay per record, one
     indexed look-up per 500 records, and a few bulk inserts (2,000 records: seconds).
     """
@@ -1048,9 +1062,13 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     checked = [check_incoming(label, record) for label, record in found]
     lock_group(session, group_id)
     try:
-        seen = already_stored(session, group_id, [inc.content_hash for inc in checked])
+        seen, restorable = already_stored(session, group_id, [inc.content_hash for inc in checked])
         fresh = []
         for inc in checked:
+            if inc.content_hash in restorable:
+                if removed is not None:
+                    removed.append(inc.source)
+                continue
             if inc.content_hash in seen:
                 if skipped is not None:
                     skipped.append(inc.source)

@@ -14,6 +14,7 @@ from .. import forms
 from ..db import get_engine, get_session
 from ..rules import GAMES
 from ..services import history as hist
+from ..services.games import RESTORE_DAYS
 from ..services.groups import current_group
 from ..services import transfer
 from ..web import limiter
@@ -174,8 +175,9 @@ def import_games():
         files = [(f.filename, f.read()) for f in request.files.getlist("records") if f and f.filename]
         session = get_session()
         skipped: list[str] = []
+        removed: list[str] = []
         try:
-            games = hist.import_files(session, current_group().id, files, skipped)
+            games = hist.import_files(session, current_group().id, files, skipped, removed)
         except hist.ImportProblem as err:
             session.rollback()
             error = _("Nothing was loaded. %(problem)s", problem=err)
@@ -188,6 +190,16 @@ def import_games():
                                    names=", ".join(skipped[:5])))
                 else:
                     flash(_("Already here, not loaded again: %(names)s.", names=", ".join(skipped)))
+            if removed:
+                # not in the lists, but not gone: a second copy would come back beside it on a restore
+                names = ", ".join(removed[:5])
+                if len(removed) > 5:
+                    names += _(" and %(num)d more", num=len(removed) - 5)
+                flash(ngettext("Not loaded again, as it is a game removed in the last %(days)d days: %(names)s. "
+                               "Restore it under Account, Removed games.",
+                               "Not loaded again, as they are games removed in the last %(days)d days: "
+                               "%(names)s. Restore them under Account, Removed games.", len(removed),
+                               days=RESTORE_DAYS, names=names))
             if not games:
                 return redirect(url_for("index"), 303)
             if len(games) == 1:

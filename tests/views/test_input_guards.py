@@ -131,7 +131,8 @@ GOOD_ITEM = {"seq": 2, "status": "undone", "entry": {"type": "turn", "player": "
     ({**GOOD_ITEM, "seq": 2**70}, "out of range"),
     ({**GOOD_ITEM, "seq": "2"}, "seq must be a whole number"),
     ({**GOOD_ITEM, "seq": True}, "seq must be a whole number"),
-    ({**GOOD_ITEM, "status": "active"}, "status must be undone, redone or replaced"),
+    ({**GOOD_ITEM, "status": "active"}, "status must be undone, redone or replaced, not 'active'"),
+    ({k: v for k, v in GOOD_ITEM.items() if k != "status"}, "status is missing; it must be undone, redone or replaced"),
     ({**GOOD_ITEM, "entry": [1]}, "entry must be an entry object"),
     ({**GOOD_ITEM, "entry": {"player": "Ann"}}, "entry must be an entry object with a type"),
     ({**GOOD_ITEM, "entry": {"type": "turn", "player": "Zed"}}, "player 'Zed' is not a player"),
@@ -355,7 +356,10 @@ def test_nul_in_any_text_is_refused_and_changes_nothing(app, client, auth):
                                                    "hand.0": "6", "hand.1": "5", "rolls": "1"}, headers=HX)
     assert r.status_code == 400
     assert client.post("/settings", data={"timezone": "UTC\x00"}).status_code == 400
-    assert upload(client, record(players=("A\x00nn", "Ben", "Cat"))).status_code == 400
+    r = upload(client, record(players=("A\x00nn", "Ben", "Cat")))
+    # the NUL is shown where it is: dropped, the name would look as good as any
+    assert r.status_code == 400 and "the text 'A\u2400nn' holds a NUL character (shown as \u2400)" in html.unescape(
+        r.data.decode())
     assert upload(client, record(history=[{**GOOD_ITEM, "entry": {"type": "x\x00"}}])).status_code == 400
     assert stored(app) == before
     auth.logout()

@@ -3,6 +3,8 @@ from the Account page, and keeps its entries."""
 
 from __future__ import annotations
 
+import re
+
 from ..conftest import HX, new_game
 from .test_mitchi_views import post_turn
 
@@ -144,3 +146,37 @@ def test_players_of_only_removed_games_leave_the_lists_until_a_restore(client, a
     assert "Ben" in client.get("/players").data.decode()  # who still has a game stays
     assert client.post(f"/games/{gone}/restore").status_code == 303
     assert listed() == {"players": True, "filter": True, "setup": True, "merge": True}
+
+
+def test_loading_the_record_of_a_removed_game_says_where_to_restore_it(app, client, auth):
+    """A removed game is out of the lists but still here for 30 days: its record is not loaded
+    beside it (a restore would then show the game twice); the answer says where to restore it.
+    Removed longer ago (no longer restorable), the record is loaded again."""
+    from datetime import timedelta
+
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Game, utcnow
+
+    from .test_history import upload
+
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben"), starter="0")
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    record = client.get(f"/games/{game}/record.json").json
+    assert "Already here, not loaded again: r0.json." in client.get(
+        upload(client, record).headers["Location"]).data.decode()
+    assert client.post(f"/games/{game}/remove").status_code == 303
+    r = upload(client, record)
+    assert r.status_code == 303
+    said = client.get(r.headers["Location"]).data.decode()
+    assert ("Not loaded again, as it is a game removed in the last 30 days: r0.json. "
+            "Restore it under Account, Removed games.") in said
+    assert "Already here" not in said and "0 games" in client.get("/").data.decode()
+    with app.app_context():
+        s = get_session()
+        s.get(Game, game).removed_at = utcnow() - timedelta(days=31)
+        s.commit()
+    r = upload(client, record)
+    loaded = re.search(r"/games/(\d+)$", r.headers["Location"])
+    assert r.status_code == 303 and loaded and int(loaded.group(1)) != game
+    assert "1 game loaded." in client.get(r.headers["Location"]).data.decode()
