@@ -3,7 +3,12 @@
   "use strict";
   var banner;
 
-  function isPoll(e) { return e.detail && e.detail.elt && e.detail.elt.hasAttribute && e.detail.elt.hasAttribute("data-poll"); }
+  // Whether an htmx event belongs to the live poll's request. htmx 2 fires htmx:beforeSwap on the
+  // target (the panel), so its ``elt`` is the panel: the requesting element is the request's own.
+  function isPoll(e) {
+    var d = e.detail || {}, elt = (d.requestConfig && d.requestConfig.elt) || d.elt;
+    return !!(elt && elt.hasAttribute && elt.hasAttribute("data-poll"));
+  }
 
   function showOffline(off) {
     if (!banner) banner = document.getElementById("offline");
@@ -169,13 +174,47 @@
     var m = /data-version="(\d+)"/.exec(e.detail.xhr.responseText || "");
     var shown = parseInt(panel.getAttribute("data-version") || "-1", 10);
     if (m && parseInt(m[1], 10) <= shown) e.detail.shouldSwap = false;
+    else picked = pickedIn(panel);
+  });
+
+  // Dice picked but not yet sent stay picked when a poll brings the panel and the same entry is
+  // still to make: the same position in the log, type and player (another phone corrected an
+  // older entry). After any entry or undo the position or the player differs: they are cleared.
+  var picked = null;
+  function slot(form) {
+    function value(name) {
+      var el = form.querySelector("input[type=hidden][name=" + name + "]");
+      return el ? el.value : "";
+    }
+    return [form.getAttribute("data-seq"), value("type"), value("player")].join("|");
+  }
+  function pickedIn(panel) {
+    var out = {};
+    panel.querySelectorAll("form.entry[data-seq]").forEach(function (form) {
+      var checked = form.querySelectorAll("input[type=radio]:checked");
+      if (checked.length) out[slot(form)] = Array.prototype.map.call(checked, function (el) { return [el.name, el.value]; });
+    });
+    return out;
+  }
+  document.addEventListener("htmx:load", function (e) {
+    var fresh = e.target, keep = picked;
+    if (!fresh || fresh.id !== "panel") return;
+    picked = null;
+    if (!keep) return;
+    fresh.querySelectorAll("form.entry[data-seq]").forEach(function (form) {
+      (keep[slot(form)] || []).forEach(function (pick) {
+        form.querySelectorAll("input[type=radio]").forEach(function (el) {
+          if (el.name === pick[0] && el.value === pick[1]) el.checked = true;
+        });
+      });
+    });
   });
 
   // A live poll that fails (offline, a server restart) only shows the offline banner; the next one retries.
   document.addEventListener("htmx:sendError", function (e) {
     showOffline(!navigator.onLine);
     if (isPoll(e)) return;
-    say(words("offline", "Not sent: no connection. Nothing was recorded; your entry is still selected, tap again to send it."));
+    say(words("offline", "No answer: no connection. Your entry is still selected: tap again to send it (if it did arrive, it still counts once)."));
   });
   document.addEventListener("htmx:responseError", function (e) {
     if (isPoll(e)) return;

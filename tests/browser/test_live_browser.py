@@ -122,3 +122,79 @@ def test_an_invite_joins_a_member_and_two_scorers_on_one_turn_store_one_entry(
     expect(cid.locator("main")).to_contain_text("unknown or was revoked")
     expect(cid.get_by_role("button", name=re.compile("Join"))).to_have_count(0)
     assert cid.goto(game_url).status == 404
+
+
+def test_dice_picked_on_one_phone_stay_when_another_corrects_an_older_entry(page: Page, phone, live_server: str):
+    """Ben's phone has two dice picked, not sent, when Ann's phone corrects entry 2: the panel that
+    follows still asks for Ben's turn, and the dice stay picked. When Ann's phone then enters Ben's
+    turn itself, the next panel asks for Cat's: Ben's picks are gone, nothing is carried over."""
+    base = live_server
+    register(page, base, "dora")
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    game_url = page.url
+    turn(page, 6, 3, 2)
+    other = phone()
+    other.goto(base + "/login")
+    other.get_by_label("Name").fill("dora")
+    other.get_by_label("Password").fill("correct horse")
+    other.get_by_role("button", name="Log in").click()
+    other.goto(game_url)
+    expect(other.locator("#panel")).to_contain_text("Ben's turn")
+    other.wait_for_timeout(700)  # past the tap guard after the page's first panel
+    other.locator("fieldset", has_text="First die").locator("label").nth(3).click()
+    other.locator("fieldset", has_text="Second die").locator("label").nth(1).click()
+    checked = "#panel input[type=radio]:checked"
+    expect(other.locator(checked)).to_have_count(2)
+
+    page.get_by_role("link", name="Correct entry 2").click()
+    page.locator("fieldset", has_text="First die").locator("label").nth(4).click()
+    page.locator("fieldset", has_text="Second die").locator("label").nth(1).click()
+    page.get_by_role("button", name="in 2", exact=True).click()
+    page.wait_for_url(game_url)
+    expect(other.locator("#panel")).to_contain_text("entry 2 corrected to Ann: 5-2 in 2", timeout=3_000)
+    expect(other.locator("#panel")).to_contain_text("Ben's turn")
+    expect(other.locator(checked)).to_have_count(2)
+    assert [other.locator(checked).nth(i).get_attribute("value") for i in (0, 1)] == ["4", "2"]
+
+    turn(page, 1, 1, 1)  # Ben's turn, entered on Ann's phone
+    expect(other.locator("#panel")).to_contain_text("Cat's turn", timeout=3_000)
+    expect(other.locator(checked)).to_have_count(0)
+
+
+def test_a_polled_panel_does_not_replace_one_whose_entry_is_on_its_way(page: Page, phone, live_server: str):
+    """Ben's phone sends an entry that the network holds; meanwhile Ann's phone corrects entry 2 and
+    Ben's poll brings the new panel. It is not swapped in under the entry on its way: the entry's
+    own answer (here: the game changed, nothing recorded) decides what Ben's phone shows next."""
+    base = live_server
+    register(page, base, "emil")
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    game_url = page.url
+    turn(page, 6, 3, 2)
+    other = phone()
+    other.goto(base + "/login")
+    other.get_by_label("Name").fill("emil")
+    other.get_by_label("Password").fill("correct horse")
+    other.get_by_role("button", name="Log in").click()
+    other.goto(game_url)
+    expect(other.locator("#panel")).to_contain_text("Ben's turn")
+    held = []
+    other.route("**/entries", lambda route: held.append(route))
+    other.wait_for_timeout(700)
+    other.locator("fieldset", has_text="First die").locator("label").nth(3).click()
+    other.locator("fieldset", has_text="Second die").locator("label").nth(1).click()
+    other.get_by_role("button", name="in 1", exact=True).click(no_wait_after=True)
+    other.wait_for_function("() => document.querySelector('#panel .htmx-request:not([data-poll])') !== null")
+
+    page.get_by_role("link", name="Correct entry 2").click()
+    page.locator("fieldset", has_text="First die").locator("label").nth(4).click()
+    page.locator("fieldset", has_text="Second die").locator("label").nth(1).click()
+    page.get_by_role("button", name="in 2", exact=True).click()
+    page.wait_for_url(game_url)
+    with other.expect_response(lambda r: "/poll" in r.url and r.status == 200):
+        pass  # the poll has brought the corrected game's panel
+    other.wait_for_timeout(300)
+    expect(other.locator("#panel")).not_to_contain_text("The game moved on")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(other.locator("#panel")).to_contain_text("The game changed since this page was shown", timeout=3_000)
+    expect(other.locator("#panel")).to_contain_text("entry 2 corrected to Ann: 5-2 in 2")

@@ -120,7 +120,7 @@ def test_mitchi_round_tie_break_game_over_log_and_correction_in_german(de):
            "Dieses Spiel entfernen")
     no_english(page, *SHARED_ENGLISH)
     # The words app.js shows after a lost tap or connection come from the page, in German.
-    assert 'data-say-offline="Nicht gesendet: keine Verbindung.' in page.decode()
+    assert 'data-say-offline="Keine Antwort: keine Verbindung.' in page.decode()
     assert 'data-say-server="Nicht eingetragen: Der Server hatte ein Problem ({status}).' in page.decode()
 
     # Undo names the entry in German; the flash after a correction too.
@@ -287,6 +287,8 @@ def test_form_refusals_and_the_poll_note_in_german(de):
     assert messages(r.data) == ["Würfe: nur eine ganze Zahl (Ziffern 0-9), nicht &#39;zz&#39;"]
     r = de.post(f"/games/{game}/entries", data={**base, "hand.0": "x"}, headers=HX)
     assert messages(r.data) == ["Wähl für jeden Würfel eine Augenzahl von 1 bis 6"]
+    r = de.post(f"/games/{game}/entries", data={**base, "version": "0", "player": "Ben"}, headers=HX)
+    assert r.status_code == 422 and messages(r.data) == ["Zug von Ann erwartet, nicht von Ben"]
     r = de.post("/games/new/mitchi", data={"seats": "3", "starter": "7", "action": "create", "players-0": "Ann",
                                            "players-1": "Ben", "players-2": "Cat", "opt_point_limit": "5"})
     assert r.status_code == 400 and "Wähl, wer anfängt" in text(r.data)
