@@ -712,7 +712,7 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
         raise _refuse(
             session, game, version,
             N_("this correction would make entry {entry} ({what}) illegal: {reason}. "
-               "Nothing was changed; undo or correct that entry first."),
+               "Nothing was changed; correct that entry first, or undo the entries back to it."),
             entry=err.entry, what=describe(new_log[err.entry - 1]), reason=err.reason,
         ) from None
     old = entries[seq - 1]
