@@ -257,6 +257,14 @@ def init_app(app) -> None:
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
                                  option_label=option_label, option_help=option_help)
     app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat" (in the request's language)
+    app.jinja_env.filters["bdi"] = isolated
+
+
+def isolated(name: str) -> Markup:
+    """A player's name (escaped) in ``<bdi>``, for a name followed by a figure ("שלום 3"): a name
+    in a right-to-left script would otherwise draw the figure to its left, beside the name
+    before it."""
+    return Markup("<bdi>%s</bdi>") % name
 
 
 _versions: dict[str, str] = {}

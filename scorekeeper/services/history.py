@@ -407,6 +407,13 @@ def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
 # --- the round-by-round log in plain words --------------------------------------------
 
 
+def isolated(name: str) -> str:
+    """``name`` between Unicode's first-strong isolate and pop-directional isolate (U+2068, U+2069):
+    in plain words, what ``<bdi>`` is in a page. A name in a right-to-left script followed by a
+    figure ("שלום 611") would otherwise have the figure drawn to its left, beside the name before."""
+    return f"\u2068{name}\u2069"
+
+
 def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | None = None) -> list[str]:
     """One finished round in plain words (the request's language), a few sentences; ``after``
     is ``{name: score}`` after the round (for "2 lives left")."""
@@ -415,7 +422,8 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
         lines = [_("%(player)s starts; roll limit %(limit)d.", player=rnd["starter"], limit=rnd["roll_limit"])]
         turns = rnd.get("turns", [])
         # Each hand's words first: pybabel does not find a marked string inside another's arguments.
-        said = [_("%(player)s %(hand)s in %(rolls)d", player=t["player"], hand=hand_words(t["hand"]), rolls=t["rolls"])
+        said = [_("%(player)s %(hand)s in %(rolls)d", player=isolated(t["player"]), hand=hand_words(t["hand"]),
+                  rolls=t["rolls"])
                 for t in turns]
         lines.append(_("Hands: %(hands)s.", hands=", ".join(said)))
         hands = [(t["player"], tuple(sorted(t["hand"], reverse=True))) for t in turns]
@@ -429,7 +437,7 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
                 lines.append(_("Worst hand %(hand)s, held by %(names)s: a tie-break.", hand=worst_hand,
                                names=join_names(worst)))
         for i, tb in enumerate(tbs, start=1):
-            rolled = ", ".join(f"{h['player']} {hand_words(h['hand'])}" for h in tb["hands"])
+            rolled = ", ".join(f"{isolated(h['player'])} {hand_words(h['hand'])}" for h in tb["hands"])
             lines.append(_("Tie-break %(number)d (order %(order)s, pot %(pot)d): %(rolled)s.", number=i,
                            order=" → ".join(tb["order"]), pot=tb["pot"], rolled=rolled))
         lines.append(ngettext("%(player)s takes the pot: %(num)d point.", "%(player)s takes the pot: %(num)d points.",
@@ -492,7 +500,7 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
         return lines
     reveals = rnd.get("reveals", [])
     if reveals:
-        lines.append(_("Showdown: %(scores)s.", scores=", ".join(f"{r['player']} {r['score']}" for r in reveals)))
+        lines.append(_("Showdown: %(scores)s.", scores=", ".join(f"{isolated(r['player'])} {r['score']}" for r in reveals)))
     takers = rnd.get("takers", [])
     if takers:
         lines.append(ngettext("Lowest: %(names)s, taking %(num)d penalty point each.",

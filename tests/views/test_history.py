@@ -352,3 +352,26 @@ def test_summary_chart_legend_names_every_player(client, auth):
     assert drawn[0] is None and len(set(drawn)) == 5, drawn
     assert re.findall(r'stroke-dasharray="([\d,]+)"', legend) == drawn[1:]
     assert "round-by-round list below has the same numbers" in page
+
+
+@pytest.mark.parametrize("path", ["mitchi/mitchi-11-shared-win-zero", "mia/mia-5-skip-eliminated-game-end",
+                                  "mice_and_men/mm-fixed-rounds-end", "mice_and_men/mice-and-men-basic-round"])
+def test_a_right_to_left_name_keeps_its_figure_beside_it(client, auth, path):
+    """"Ann 3, שלום 0": without isolation the 0 is drawn left of the Hebrew name, beside the name
+    before it. Each name followed by its figure is in <bdi> (game over, a showdown's scores on the
+    page of a game in play, the summary)."""
+    auth.register()
+    doc = json.loads(json.dumps(golden(path)).replace('"Ben"', '"שלום"'))
+    assert "שלום" in doc["players"]
+    r = upload(client, doc)
+    assert r.status_code == 303
+    gid = int(re.search(r"/games/(\d+)", r.headers["Location"]).group(1))
+    pages = {"game": client.get(f"/games/{gid}").data.decode(),
+             "summary": client.get(f"/games/{gid}/summary").data.decode()}
+    for page in pages.values():
+        assert re.search(r"<bdi>שלום</bdi> \d", page), page[-1500:]
+        bad = re.search(r"(?<!<bdi>)שלום(?!</bdi>) \d", page)
+        assert not bad, page[bad.start() - 300:bad.end() + 50]
+    if path.endswith("basic-round"):  # the summary's round in words: isolated by U+2068 and U+2069
+        shown = re.search(r"Showdown: [^.]*\.", pages["summary"]).group(0)
+        assert shown == "Showdown: \u2068Ann\u2069 531, \u2068שלום\u2069 611, \u2068Dan\u2069 644.", ascii(shown)

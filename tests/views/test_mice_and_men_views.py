@@ -110,7 +110,7 @@ def test_each_choice_and_the_showdown(client, game):
     assert r.status_code == 200, messages(r.data)
     t = text(r.data)
     assert "Round 1 showdown at penalty 7: Dan 651 · Ann 442 · Ben 321." in t
-    assert '<mark class="taker">Ben 321</mark>' in r.data.decode()
+    assert '<mark class="taker"><bdi>Ben</bdi> 321</mark>' in r.data.decode()
     assert "Ben takes the penalty: 7 points." in t
     assert "Ran with the mice: Cat (+3)." in t
     # Round 2: the next seat opens.
@@ -266,7 +266,7 @@ def test_game_to_the_end_with_shared_win(client, game):
     t = text(r.data)
     assert "Ben and Cat tie on the lowest score and each take the penalty: 2 points." in t
     html = r.data.decode()
-    assert '<mark class="taker">Ben 321</mark>' in html and '<mark class="taker">Cat 321</mark>' in html
+    assert '<mark class="taker"><bdi>Ben</bdi> 321</mark>' in html and '<mark class="taker"><bdi>Cat</bdi> 321</mark>' in html
     # Round 2: Ben opens at 1, Cat runs (+3), Dan leads to 3, Ann runs (+3), Ben runs (+3): Dan survives.
     r = play(client, game, [("announce", "Ben", {"penalty": 1}), ("run", "Cat", {}), ("announce", "Dan", {"penalty": 3}),
                             ("run", "Ann", {}), ("run", "Ben", {})])
@@ -275,7 +275,7 @@ def test_game_to_the_end_with_shared_win(client, game):
     assert "Round 2: Dan is the lone survivor" in t
     assert "Game over after 2 rounds. Dan wins with 0 penalty points." in t
     assert "Final standings: Dan 0, Ann 3, Ben 5, Cat 5." in t, t
-    assert '<strong class="winner">Dan 0</strong>' in r.data.decode()
+    assert '<strong class="winner"><bdi>Dan</bdi> 0</strong>' in r.data.decode()
     assert 'name="type"' not in r.data.decode()  # no entry forms once the game is over
     from scorekeeper.rules import record as records
 
