@@ -61,4 +61,16 @@ def test_every_control_of_every_game_panel_is_big_enough(page: Page, live_server
         page.locator("fieldset", has_text="announces a penalty").get_by_role("button", name="3", exact=True).click()
     page.get_by_text("Lead the men", exact=True).click()
     check(page, "mice and men bidding")
+    # Each game's setup form (who starts, the options' choices, yes/no options), and a practice game.
+    for game in ("mitchi", "mia", "mice-and-men"):
+        page.goto(f"{base}/games/new/{game}")
+        check(page, f"{game} setup")
+    page.goto(base + "/games/new")
+    page.get_by_role("link", name="Practice game: Mitchi").click()
+    page.wait_for_url("**/practice/**")
+    check(page, "mitchi practice setup")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_role("button", name="Start the practice game").click()
+    page.wait_for_url(base + "/practice/*")
+    check(page, "mitchi practice game")
     assert FOUND == []

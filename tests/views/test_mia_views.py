@@ -398,3 +398,24 @@ def test_a_game_ended_by_a_challenge_of_the_trail_shows_its_last_round(client, a
     assert "Game over. Cat wins" in page
     assert "Round 2: Cat challenged Ben's Mia; the cup showed 53." in page, page
     assert "Ben loses 1 life, the last they had (a Mia challenge costs 2) and is out." in page
+
+
+def test_the_round_trail_starts_at_a_start_over(client, auth):
+    """A Mia that went all the way round: the last roller starts the round over and what was
+    announced before no longer counts (docs/rules.md, Mia 4). "This round" shows the trail from
+    there, after "…", so a round that starts over again and again does not grow without end."""
+    from .test_history import golden, upload
+
+    auth.register()
+    record = golden("mia/mia-4-mia-restart")
+    record["entries"] = record["entries"][:5]  # Ann: Mia; Ben and Cat pass; Ann starts over with 31
+    r = upload(client, record)
+    assert r.status_code == 303
+    page = client.get(r.headers["Location"]).data.decode()
+    trail = text_of(re.search(r'<dd class="mia-trail">.*?</dd>', page, re.S).group(0).encode()).strip()
+    assert trail == "… → Ann starts again: 31", trail
+    # Before the start over, the whole trail.
+    record["entries"] = record["entries"][:4]
+    page = client.get(upload(client, record).headers["Location"]).data.decode()
+    trail = text_of(re.search(r'<dd class="mia-trail">.*?</dd>', page, re.S).group(0).encode()).strip()
+    assert trail.startswith("Ann says ") and trail.endswith("Cat passes") and "…" not in trail, trail
