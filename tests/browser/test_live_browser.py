@@ -124,25 +124,35 @@ def test_an_invite_joins_a_member_and_two_scorers_on_one_turn_store_one_entry(
     assert cid.goto(game_url).status == 404
 
 
-def test_dice_picked_on_one_phone_stay_when_another_corrects_an_older_entry(page: Page, phone, live_server: str):
-    """Ben's phone has two dice picked, not sent, when Ann's phone corrects entry 2: the panel that
-    follows still asks for Ben's turn, and the dice stay picked. When Ann's phone then enters Ben's
-    turn itself, the next panel asks for Cat's: Ben's picks are gone, nothing is carried over."""
-    base = live_server
-    register(page, base, "dora")
+def ben_on_a_second_phone(page: Page, other: Page, base: str, account: str) -> tuple[str, Page]:
+    """A Mitchi game of Ann, Ben and Cat on ``page`` (a new ``account``), Ann's turn entered, and
+    ``other`` logged into the same account on it, at Ben's turn: ``(game_url, other)``."""
+    register(page, base, account)
     set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
     game_url = page.url
     turn(page, 6, 3, 2)
-    other = phone()
     other.goto(base + "/login")
-    other.get_by_label("Name").fill("dora")
+    other.get_by_label("Name").fill(account)
     other.get_by_label("Password").fill("correct horse")
     other.get_by_role("button", name="Log in").click()
     other.goto(game_url)
     expect(other.locator("#panel")).to_contain_text("Ben's turn")
+    return game_url, other
+
+
+def pick_ben_4_2(other: Page) -> None:
+    """Tap 4 and 2 as Ben's dice on ``other``, without sending them."""
     other.wait_for_timeout(700)  # past the tap guard after the page's first panel
     other.locator("fieldset", has_text="First die").locator("label").nth(3).click()
     other.locator("fieldset", has_text="Second die").locator("label").nth(1).click()
+
+
+def test_dice_picked_on_one_phone_stay_when_another_corrects_an_older_entry(page: Page, phone, live_server: str):
+    """Ben's phone has two dice picked, not sent, when Ann's phone corrects entry 2: the panel that
+    follows still asks for Ben's turn, and the dice stay picked. When Ann's phone then enters Ben's
+    turn itself, the next panel asks for Cat's: Ben's picks are gone, nothing is carried over."""
+    game_url, other = ben_on_a_second_phone(page, phone(), live_server, "dora")
+    pick_ben_4_2(other)
     checked = "#panel input[type=radio]:checked"
     expect(other.locator(checked)).to_have_count(2)
 
@@ -165,23 +175,10 @@ def test_a_polled_panel_does_not_replace_one_whose_entry_is_on_its_way(page: Pag
     """Ben's phone sends an entry that the network holds; meanwhile Ann's phone corrects entry 2 and
     Ben's poll brings the new panel. It is not swapped in under the entry on its way: the entry's
     own answer (here: the game changed, nothing recorded) decides what Ben's phone shows next."""
-    base = live_server
-    register(page, base, "emil")
-    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
-    game_url = page.url
-    turn(page, 6, 3, 2)
-    other = phone()
-    other.goto(base + "/login")
-    other.get_by_label("Name").fill("emil")
-    other.get_by_label("Password").fill("correct horse")
-    other.get_by_role("button", name="Log in").click()
-    other.goto(game_url)
-    expect(other.locator("#panel")).to_contain_text("Ben's turn")
+    game_url, other = ben_on_a_second_phone(page, phone(), live_server, "emil")
     held = []
     other.route("**/entries", lambda route: held.append(route))
-    other.wait_for_timeout(700)
-    other.locator("fieldset", has_text="First die").locator("label").nth(3).click()
-    other.locator("fieldset", has_text="Second die").locator("label").nth(1).click()
+    pick_ben_4_2(other)
     other.get_by_role("button", name="in 1", exact=True).click(no_wait_after=True)
     other.wait_for_function("() => document.querySelector('#panel .htmx-request:not([data-poll])') !== null")
 
