@@ -500,7 +500,8 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
         return lines
     reveals = rnd.get("reveals", [])
     if reveals:
-        lines.append(_("Showdown: %(scores)s.", scores=", ".join(f"{isolated(r['player'])} {r['score']}" for r in reveals)))
+        scores = ", ".join(f"{isolated(r['player'])} {r['score']}" for r in reveals)
+        lines.append(_("Showdown: %(scores)s.", scores=scores))
     takers = rnd.get("takers", [])
     if takers:
         lines.append(ngettext("Lowest: %(names)s, taking %(num)d penalty point each.",
@@ -1057,7 +1058,8 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     keeps its ``played_at`` and ``history`` and is linked to player profiles.
     A record the group already has (same game, seats, options and log: the same
     content hash), or one given twice, is not stored again; its label is appended to
-    ``skipped``, or to ``removed`` when it is a removed game that can still be restored. Loads for one group are stored one at a time (:func:`lock_group`), so
+    ``skipped``, or to ``removed`` when it is a removed game that can still be restored.
+    Loads for one group are stored one at a time (:func:`lock_group`), so
     simultaneous uploads of one record make one game. Cost: one replay per record, one
     indexed look-up per 500 records, and a few bulk inserts (2,000 records: seconds).
     """
