@@ -172,14 +172,16 @@
       return;
     }
     var m = /data-version="(\d+)"/.exec(e.detail.xhr.responseText || "");
+    if (!m) return;  // no panel: nothing changed (204), or a message
     var shown = parseInt(panel.getAttribute("data-version") || "-1", 10);
-    if (m && parseInt(m[1], 10) <= shown) e.detail.shouldSwap = false;
-    else picked = pickedIn(panel);
+    if (parseInt(m[1], 10) <= shown) e.detail.shouldSwap = false;
+    else picked = pickedIn(panel);  // taken as this answer replaces the panel, used by its htmx:load
   });
 
   // Dice picked but not yet sent stay picked when a poll brings the panel and the same entry is
   // still to make: the same position in the log, type and player (another phone corrected an
   // older entry). After any entry or undo the position or the player differs: they are cleared.
+  // All or none: if one pick has no control left (a player who no longer reveals), none is kept.
   var picked = null;
   function slot(form) {
     function value(name) {
@@ -202,11 +204,11 @@
     picked = null;
     if (!keep) return;
     fresh.querySelectorAll("form.entry[data-seq]").forEach(function (form) {
-      (keep[slot(form)] || []).forEach(function (pick) {
-        form.querySelectorAll("input[type=radio]").forEach(function (el) {
-          if (el.name === pick[0] && el.value === pick[1]) el.checked = true;
-        });
+      var radios = Array.prototype.slice.call(form.querySelectorAll("input[type=radio]"));
+      var found = (keep[slot(form)] || []).map(function (pick) {
+        return radios.filter(function (el) { return el.name === pick[0] && el.value === pick[1]; })[0];
       });
+      if (found.length && found.every(Boolean)) found.forEach(function (el) { el.checked = true; });
     });
   });
 

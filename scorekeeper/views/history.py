@@ -192,6 +192,7 @@ def import_games():
                     flash(_("Already here, not loaded again: %(names)s.", names=", ".join(skipped)))
             if removed:
                 # not in the lists, but not gone: a second copy would come back beside it on a restore
+                removed = list(dict.fromkeys(removed))  # a file sent twice is named once
                 names = ", ".join(removed[:5])
                 if len(removed) > 5:
                     names += _(" and %(num)d more", num=len(removed) - 5)

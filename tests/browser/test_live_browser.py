@@ -131,13 +131,18 @@ def ben_on_a_second_phone(page: Page, other: Page, base: str, account: str) -> t
     set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
     game_url = page.url
     turn(page, 6, 3, 2)
+    log_in(other, base, account)
+    other.goto(game_url)
+    expect(other.locator("#panel")).to_contain_text("Ben's turn")
+    return game_url, other
+
+
+def log_in(other: Page, base: str, account: str) -> None:
     other.goto(base + "/login")
     other.get_by_label("Name").fill(account)
     other.get_by_label("Password").fill("correct horse")
     other.get_by_role("button", name="Log in").click()
-    other.goto(game_url)
-    expect(other.locator("#panel")).to_contain_text("Ben's turn")
-    return game_url, other
+    other.wait_for_url(base + "/")
 
 
 def pick_ben_4_2(other: Page) -> None:
@@ -178,6 +183,11 @@ def test_a_polled_panel_does_not_replace_one_whose_entry_is_on_its_way(page: Pag
     game_url, other = ben_on_a_second_phone(page, phone(), live_server, "emil")
     held = []
     other.route("**/entries", lambda route: held.append(route))
+    # 5-5 first, seen by a few unchanged polls, then 4-2: only what is on screen as a panel comes counts
+    other.wait_for_timeout(700)
+    other.locator("fieldset", has_text="First die").locator("label").nth(4).click()
+    other.locator("fieldset", has_text="Second die").locator("label").nth(4).click()
+    other.wait_for_timeout(2_500)
     pick_ben_4_2(other)
     other.get_by_role("button", name="in 1", exact=True).click(no_wait_after=True)
     other.wait_for_function("() => document.querySelector('#panel .htmx-request:not([data-poll])') !== null")
@@ -195,3 +205,38 @@ def test_a_polled_panel_does_not_replace_one_whose_entry_is_on_its_way(page: Pag
     held[0].continue_()
     expect(other.locator("#panel")).to_contain_text("The game changed since this page was shown", timeout=3_000)
     expect(other.locator("#panel")).to_contain_text("entry 2 corrected to Ann: 5-2 in 2")
+    # Nothing picked comes back with the refusal (5-5 did, from a poll before the tap: one tap on
+    # "in 1" then recorded dice the scorer had changed).
+    expect(other.locator("#panel input[type=radio]:checked")).to_have_count(0)
+
+
+def test_a_kept_pick_comes_back_whole_or_not_at_all(page: Page, phone, live_server: str):
+    """Mice and Men's showdown: Ben's phone picks Dan as who reveals, and two dice. Ann's phone
+    corrects Dan's answer to a run: Dan no longer reveals. The dice are not kept for whoever is
+    now first to reveal (one tap on the third die would have recorded Ann's reveal)."""
+    from .test_mice_and_men_browser import choose, open_at
+
+    base = live_server
+    register(page, base, "fred")
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0, rounds=2)
+    game_url = page.url
+    open_at(page, 2)
+    for _ in ("Ben", "Cat", "Dan"):
+        choose(page, "Join the men")
+    other = phone()
+    log_in(other, base, "fred")
+    other.goto(game_url)
+    expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Ann, Ben, Cat, Dan to reveal")
+    other.wait_for_timeout(700)
+    other.locator("fieldset", has_text="Who reveals").locator("label", has_text="Dan").click()
+    other.locator("fieldset", has_text="First die").locator("label").nth(5).click()
+    other.locator("fieldset", has_text="Second die").locator("label").nth(4).click()
+    expect(other.locator("#panel input[type=radio]:checked")).to_have_count(3)
+
+    page.locator("ol.log li").last.get_by_role("link").click()  # correct Dan's answer
+    page.get_by_role("button", name="Run with the mice", exact=True).click()
+    page.wait_for_url(game_url)
+    expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Ann, Ben, Cat to reveal", timeout=3_000)
+    checked = other.locator("#panel input[type=radio]:checked")
+    expect(checked).to_have_count(1)  # who reveals: the first still to reveal, as on any new panel
+    assert checked.get_attribute("name") == "player" and checked.get_attribute("value") == "Ann"

@@ -166,7 +166,7 @@ def test_loading_the_record_of_a_removed_game_says_where_to_restore_it(app, clie
     assert "Already here, not loaded again: r0.json." in client.get(
         upload(client, record).headers["Location"]).data.decode()
     assert client.post(f"/games/{game}/remove").status_code == 303
-    r = upload(client, record)
+    r = upload(client, record, record, names=["r0.json", "r0.json"])  # the same file twice: named once
     assert r.status_code == 303
     said = client.get(r.headers["Location"]).data.decode()
     assert ("Not loaded again, as it is a game removed in the last 30 days: r0.json. "
