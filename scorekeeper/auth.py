@@ -267,9 +267,11 @@ def _account_key() -> str:
 ACCOUNT_LIMIT, ADDRESS_LIMIT = "10 per minute", "30 per minute"
 
 #: The known-device cookie: the accounts that have logged in on this phone (signed, and
-#: naming each by a keyed digest, not by its name). A login from such a phone is not held
-#: back by its account's per-name limit, which a stranger's wrong tries could otherwise keep
-#: full to lock the account's owner out (the per-address limit still counts it).
+#: naming each by a keyed digest of its name and password hash, not by its name). A login from
+#: such a phone is not held back by its account's per-name limit, which a stranger's wrong tries
+#: could otherwise keep full to lock the account's owner out (the per-address limit still counts
+#: it). A password change ends it on every phone: a phone that knew the old password (a lost
+#: one, or a stranger's who had it) is held back like any other.
 DEVICE_COOKIE = "known_device"
 DEVICE_DAYS = 400
 DEVICE_ACCOUNTS = 8  # the most recent kept: a shared phone at the table
@@ -279,10 +281,12 @@ def _device_serializer() -> URLSafeSerializer:
     return URLSafeSerializer(current_app.secret_key, salt="known-device")
 
 
-def _device_mark(name: str) -> str:
-    """An account name (as :func:`_tried_name` gives it) as the device cookie keeps it."""
+def _device_mark(user: User) -> str:
+    """An account as the device cookie keeps it: a digest of its name (as :func:`_as_counted`
+    gives it) and its password hash, which a password change replaces."""
     key = str(current_app.secret_key).encode()
-    return hmac.new(key, b"known-device:" + name.encode(), "sha256").hexdigest()[:24]
+    said = b"known-device:" + _as_counted(user.username).encode() + b"\0" + user.password_hash.encode()
+    return hmac.new(key, said, "sha256").hexdigest()[:24]
 
 
 def _known_marks() -> list[str]:
@@ -298,15 +302,20 @@ def _known_marks() -> list[str]:
 
 
 def known_device() -> bool:
-    """Whether the name tried has logged in on this phone before: flask-limiter's
-    ``exempt_when`` of the login's per-name limit (:data:`DEVICE_COOKIE`)."""
-    return _device_mark(_tried_name()) in _known_marks()
+    """Whether the account of the name tried has logged in on this phone since its password was
+    last set: flask-limiter's ``exempt_when`` of the login's per-name limit
+    (:data:`DEVICE_COOKIE`). The account is read only when the phone has such a cookie."""
+    marks = _known_marks()
+    if not marks:
+        return False
+    user = find_user((request.form.get("username") or "").strip())  # as the login finds it
+    return user is not None and _device_mark(user) in marks
 
 
-def remember_device(response, name: str):
-    """Add account ``name`` to the answer's device cookie (the most recent
-    :data:`DEVICE_ACCOUNTS`); returns ``response``."""
-    mark = _device_mark(_as_counted(name))
+def remember_device(response, user: User):
+    """Add ``user`` to the answer's device cookie (the most recent :data:`DEVICE_ACCOUNTS`);
+    returns ``response``."""
+    mark = _device_mark(user)
     marks = [m for m in _known_marks() if m != mark][-(DEVICE_ACCOUNTS - 1):] + [mark]
     response.set_cookie(DEVICE_COOKIE, _device_serializer().dumps(marks), max_age=DEVICE_DAYS * 86400,
                         path=request.script_root or "/", httponly=True, samesite="Lax")
@@ -375,7 +384,7 @@ def register():
                 form.username.errors.append(_("That name is taken; choose another."))
             else:
                 login_user(user, remember=True)
-                return remember_device(redirect(safe_next(request.args.get("next")), 303), user.username)
+                return remember_device(redirect(safe_next(request.args.get("next")), 303), user)
     status = 400 if form.is_submitted() else 200
     return render_template("auth/register.html", form=form), status
 
@@ -395,7 +404,7 @@ def login():
                 get_session().commit()
             login_user(user, remember=form.remember.data)
             _keep_language(user.language)
-            return remember_device(redirect(safe_next(request.args.get("next")), 303), user.username)
+            return remember_device(redirect(safe_next(request.args.get("next")), 303), user)
         form.password.errors.append(_("Wrong name or password."))
     status = 400 if form.is_submitted() else 200
     return render_template("auth/login.html", form=form), status
@@ -472,7 +481,7 @@ def change_password():
             remember = request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token"))
             login_user(user, remember=remember is not None)
             flash(_("Password changed. Other phones logged in to this account must log in again."))
-            return redirect(url_for("history.settings"), 303)
+            return remember_device(redirect(url_for("history.settings"), 303), user)
         form.current.errors.append(_("That is not the current password."))
     status = 400 if form.is_submitted() else 200
     return render_template("auth/password.html", form=form), status

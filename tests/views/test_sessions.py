@@ -283,6 +283,24 @@ def test_a_stranger_cannot_lock_the_owner_out_of_their_own_phones(limited_app):
     assert Auth(app.test_client()).login("cid").status_code == 429  # cid's own count is full
 
 
+def test_a_password_change_ends_every_other_phone_being_known(limited_app):
+    """A phone that logged in before the password changed (a lost phone, or one of someone who
+    had the password) is no longer let past the per-name limit; the phone that changed it is."""
+    app = limited_app(TRUSTED_PROXIES=1)
+    mine, lost, stranger = app.test_client(), app.test_client(), app.test_client()
+    Auth(mine).register()
+    assert Auth(lost).login().status_code == 303
+    r = mine.post("/account/password", data={"current": "correct horse", "password": "quiet tangerine oboe",
+                                             "confirm": "quiet tangerine oboe"})
+    assert r.status_code == 303
+    Auth(mine).logout()
+    codes = [stranger.post("/login", data={"username": "ann", "password": "wrong"},
+                           headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code for i in range(11)]
+    assert codes == [400] * 10 + [429]
+    assert Auth(lost).login(password="quiet tangerine oboe").status_code == 429
+    assert Auth(mine).login(password="quiet tangerine oboe").status_code == 303
+
+
 def test_only_refused_tries_count_toward_the_login_limits(limited_app):
     """A right password is never counted (auth.refused): a table logging in on many phones
     goes past both limits (10 a name, 30 an address) without a 429, and the refused tries
