@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import unicodedata
+from functools import lru_cache
+
 from .i18n import gettext as _
 from .i18n import pgettext
 from .rules.base import Phrase
+
+
+@lru_cache(maxsize=4096)
+def name_in_text(name: str) -> str:
+    """A player's name as it goes into words beside figures and other names: a name with a
+    right-to-left letter (Hebrew, Arabic) between Unicode's first-strong isolate and
+    pop-directional isolate (U+2068, U+2069; in plain text what ``<bdi>`` is in a page), any
+    other name as it is. Else "שלום: 3-1 in 1" draws the dice on the name's left, reversed
+    ("1-3"), and two such names in a list swap places."""
+    if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in name):
+        return f"\u2068{name}\u2069"
+    return name
 
 
 def game_title(name: str, listed: bool = False) -> str:
@@ -94,7 +109,7 @@ def choice_label(value: str) -> str:
 
 def join_names(names) -> str:
     """'Ann', 'Ann and Ben', 'Ann, Ben and Cat' (in the request's language); 'nobody' for none."""
-    names = [str(n) for n in names]
+    names = [name_in_text(str(n)) for n in names]
     if not names:
         return _("nobody")
     if len(names) == 1:
@@ -121,6 +136,7 @@ def describe(entry: dict) -> str:
     if not isinstance(entry, dict):
         return _("a malformed entry")
     p = entry.get("player")
+    p = name_in_text(p) if isinstance(p, str) else p
     kind = entry.get("type")
     if kind == "start":
         return _("%(player)s starts", player=p)
@@ -143,7 +159,7 @@ def describe(entry: dict) -> str:
         cup = "-".join(str(d) for d in sorted(entry.get("cup", []), reverse=True))
         if "owner" in entry:
             return _("%(player)s challenges %(owner)s's %(value)s: the cup shows %(cup)s", player=p,
-                     owner=entry["owner"], value=mia_value(entry.get("announced")), cup=cup)
+                     owner=name_in_text(str(entry["owner"])), value=mia_value(entry.get("announced")), cup=cup)
         return _("%(player)s challenges: the cup shows %(cup)s", player=p, cup=cup)
     if kind == "reverse":
         return _("%(player)s reverses the direction of play", player=p)

@@ -375,3 +375,25 @@ def test_a_right_to_left_name_keeps_its_figure_beside_it(client, auth, path):
     if path.endswith("basic-round"):  # the summary's round in words: isolated by U+2068 and U+2069
         shown = re.search(r"Showdown: [^.]*\.", pages["summary"]).group(0)
         assert shown == "Showdown: \u2068Ann\u2069 531, \u2068שלום\u2069 611, \u2068Dan\u2069 644.", ascii(shown)
+
+
+def test_a_right_to_left_name_in_an_entrys_words_keeps_the_dice_beside_it(client, auth):
+    """"שלום: 3-1 in 1" drew the dice on the name's left, reversed ("1-3"), in Last entries, the
+    Undo button and the whole log; and two right-to-left names in a list swapped places. A name
+    with a right-to-left letter is isolated (U+2068, U+2069; <bdi> where the page lists runners);
+    any other name is left as it is."""
+    auth.register()
+    doc = json.loads(json.dumps(golden("mitchi/mitchi-11-shared-win-zero")).replace('"Ben"', '"שלום"'))
+    r = upload(client, doc)
+    gid = int(re.search(r"/games/(\d+)", r.headers["Location"]).group(1))
+    for page in (client.get(f"/games/{gid}/log").data.decode(), client.get(f"/games/{gid}").data.decode()):
+        assert "\u2068שלום\u2069: " in page
+        assert not re.search(r"(?<!\u2068)שלום(?!\u2069): ", page)
+        assert "\u2068Ann" not in page  # a left-to-right name is left as it is
+    doc = json.loads(json.dumps(golden("mice_and_men/mm-chosen-first-player"))
+                     .replace('"Ann"', '"שלום"').replace('"Ben"', '"أحمد"'))
+    r = upload(client, doc)
+    gid = int(re.search(r"/games/(\d+)", r.headers["Location"]).group(1))
+    page = client.get(f"/games/{gid}").data.decode()
+    assert "<bdi>Dan</bdi>, <bdi>שלום</bdi>, <bdi>أحمد</bdi>" in page, page
+    assert "\u2068أحمد\u2069 runs with the mice" in page  # Last entries
