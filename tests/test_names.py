@@ -79,6 +79,8 @@ def test_record_refuses_two_seats_of_one_name():
     check_players(spec, ["A\u200b" * 40, "Ben"])  # 40 characters once cleaned
     with pytest.raises(records.RecordError, match="control character"):
         check_players(spec, ["An\x00n", "Ben"])
+    with pytest.raises(records.RecordError, match=r"^player name 'Ann\\tLee' holds a control character"):
+        check_players(spec, ["Ann\tLee", "Ben"])  # as written: the tab is seen (it said 'Ann Lee')
 
 
 def test_replay_refuses_the_same_name_twice():

@@ -340,7 +340,8 @@ class MiceAndMen(GameState):
             }
         if phase == "bidding":
             return {
-                "type": types, "player": rnd.to_act, "penalty": rnd.penalty, "min_lead": rnd.penalty + 1,
+                "type": types, "player": rnd.to_act, "penalty": rnd.penalty,
+                "min_lead": rnd.penalty + 1 if self.max_lead() else None,  # None: no one may lead
                 "last_announcer": rnd.last_announcer, "still_in": list(rnd.in_play), **info,
             }
         waiting = rnd.to_reveal

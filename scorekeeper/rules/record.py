@@ -72,7 +72,7 @@ def check_players(spec: GameSpec, players: Any) -> tuple[str, ...]:
             raise RecordError(N_("player name {name} has spaces at its ends"), name=shown(p))
         if has_control(p):
             raise RecordError(N_("player name {name} holds a control character (a tab, a line break, NUL...)"),
-                              name=shown(cleaned))
+                              name=shown(p))  # as written, the character shown (\\t, \\n, \\x00)
         if len(cleaned) > MAX_NAME:
             raise RecordError(N_("player name {name}... is longer than {most} characters"),
                               name=shown(cleaned[:20]), most=MAX_NAME)
@@ -97,7 +97,7 @@ def load_header(record: Any) -> Header:
     try:
         if not isinstance(record, dict):
             raise RecordError(N_("a game record is a JSON object"))
-        if record.get("format") != FORMAT or isinstance(record.get("format"), bool):
+        if type(record.get("format")) is not int or record.get("format") != FORMAT:  # not 1.0, not true
             raise RecordError(N_("format must be {format}, not {value}"), format=FORMAT,
                               value=shown(record.get("format")))
 

@@ -333,6 +333,11 @@ def test_refusals_in_bidding(entries, bad, message):
 def test_lead_has_no_upper_bound():
     g = game([A("Ann", 10), A("Ben", 1000)])
     assert g.penalty == 1000
+    # At the largest penalty (docs/game-record.md §Ranges) no one may lead, and next says so:
+    # no announce, and no smallest lead (it said 1001, a lead that would be refused).
+    assert g.legal_types() == ["run", "join"]
+    assert g.expected()["min_lead"] is None and g.max_lead() is None
+    assert game([A("Ann", 10), A("Ben", 999)]).expected()["min_lead"] == 1000
 
 
 @pytest.mark.parametrize("run_penalty", [0, 1, 3, 7])

@@ -157,6 +157,13 @@ def test_huge_dice_rolls_and_values_are_refused(value):
     refused(with_(MITCHI, entries=[{"type": "startroll", "player": "Ann", "die": value}]), "entry 1:")
 
 
+@pytest.mark.parametrize("value", [1.0, True, "1", 2, 0, None])
+def test_format_is_the_whole_number_1(value):
+    """Only the JSON integer 1: 1.0 (equal to 1 in Python) and true are refused too."""
+    message = refused(with_(MITCHI, format=value), "record: format must be 1, not ")
+    assert message != "record: format must be 1, not "
+
+
 def test_a_huge_number_is_never_written_out():
     big = 10**5000  # more digits than Python turns into text
     assert shown(big) == "a huge number" and shown(-big) == "a huge negative number"

@@ -566,3 +566,25 @@ def test_a_practice_game_is_not_scored_by_hand(client, auth):
     r = client.get(f"/games/{gid}")
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/practice/{gid}")
     assert client.get(f"/games/{gid}/entries/1").headers["Location"].endswith(f"/practice/{gid}")
+
+
+@pytest.mark.parametrize("led_to,offered", [(998, ["999", "1000"]), (1000, [])])
+def test_a_practice_lead_is_offered_only_up_to_the_largest_penalty(client, auth, seeded, led_to, offered):
+    """The person's lead buttons go 1 to 4 above the penalty but never past 1000 (docs/game-record.md
+    §Ranges): at 998 they offered 1001 and 1002, which the rules refuse; at 1000 no lead is offered."""
+    from scorekeeper.services import games as service
+    from scorekeeper.services import practice
+
+    auth.register()
+    with Session(seeded.extensions["scorekeeper.engine"]) as s:
+        game = practice.create(s, 1, "mice-and-men", "Ann", {"rounds": 1, "opening_range": [997, 997]}, 7)
+        ann, ben, cat, dan = json.loads(game.players) if isinstance(game.players, str) else game.players
+        for entry in ({"type": "announce", "player": ann, "penalty": 997},
+                      {"type": "announce", "player": ben, "penalty": led_to},
+                      {"type": "join", "player": cat}, {"type": "join", "player": dan}):
+            service.add_entry(s, game, entry, game.version)
+        gid = game.id
+    page = client.get(f"/practice/{gid}").data.decode()
+    assert "Run with the mice" in page or "practice-move" in page, page[-3000:]
+    leads = re.findall(r'<button type="submit" name="penalty" value="(\d+)"', page)
+    assert leads == offered, leads

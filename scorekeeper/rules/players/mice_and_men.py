@@ -85,6 +85,7 @@ def next_entry(state: MiceAndMen, rng: random.Random, hidden: Hidden) -> dict:
     if penalty * p > state.run_penalty:
         return {"type": "run", "player": player, "dice": hidden.dice[player]}
     led = any(a.player == player and a.action == "lead" for a in state.round.actions)
-    if p < LEAD_BELOW and not led:  # one lead per round, so the bidding cannot climb forever
-        return {"type": "announce", "player": player, "penalty": penalty + rng.randint(1, 3)}
+    high = state.max_lead()  # None at the largest penalty (docs/game-record.md §Ranges): no lead
+    if high and p < LEAD_BELOW and not led:  # one lead per round, so the bidding cannot climb forever
+        return {"type": "announce", "player": player, "penalty": penalty + rng.randint(1, min(3, high - penalty))}
     return {"type": "join", "player": player}
