@@ -92,6 +92,10 @@ def serve(host: str, port: int, workers: int) -> int:
             # gunicorn's control socket (unused here) is one path per account: a second
             # server on the same machine would take it over from the first.
             self.cfg.set("control_socket_disable", True)
+            # Forwarded headers are the app's to believe or not (TRUSTED_PROXIES, ProxyFix):
+            # gunicorn's own default believes X-Forwarded-Proto from 127.0.0.1, so any local
+            # process could make a plain request look like HTTPS (Secure cookies, HSTS).
+            self.cfg.set("forwarded_allow_ips", "")
 
         def load(self):
             return app

@@ -122,6 +122,11 @@ def field_errors(field) -> list[str]:
     return out
 
 
+def posted_rows(formdata) -> int:
+    """How many name rows (``players-N``) a setup form sent."""
+    return len({key for key in formdata if re.fullmatch(r"players-\d{1,6}", key)})
+
+
 def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = None) -> FlaskForm:
     """The setup form for ``spec`` with ``seats`` name rows.
 
@@ -136,7 +141,7 @@ def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = No
                 "A name has at most %(most)d characters.", most=MAX_NAME))],
                         render_kw={"maxlength": MAX_NAME, "autocomplete": "off"}),
             min_entries=seats,
-            max_entries=max(seats, 20),
+            # No cap here: more rows than the game's seats are refused before (views.games, posted_rows).
         )
         starter = StringField(_("Who starts"), default="0")
 

@@ -239,7 +239,9 @@ def init_app(app) -> None:
         extra = [(name, value) for name, value in SECURITY_HEADERS if name.lower() not in have]
         if "strict-transport-security" not in have and request.is_secure:
             extra.append(("Strict-Transport-Security", HSTS))
-        if "cache-control" not in have and request.endpoint != "static" and response.mimetype == "text/html":
+        # Pages, downloads (a record, CSV, the export) and every other answer of the app's own that
+        # says nothing of its caching: kept by no cache (the static files and the manifest say theirs).
+        if "cache-control" not in have and request.endpoint != "static":
             extra.append(("Cache-Control", "no-store"))
         headers.extend(extra)
         return response

@@ -138,11 +138,50 @@ def test_serve_runs_gunicorn_without_its_control_socket(tmp_path, monkeypatch):
 
     def run(self):  # instead of serving: what the server was set up with
         seen.update({key: self.cfg.settings[key].get() for key in
-                     ("bind", "workers", "threads", "keepalive", "control_socket_disable")})
+                     ("bind", "workers", "threads", "keepalive", "control_socket_disable",
+                      "forwarded_allow_ips")})
 
     monkeypatch.setattr(BaseApplication, "run", run)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'serve.sqlite3'}")
     monkeypatch.setenv("SECRET_KEY", "serve-test")  # else one is made and kept in the checkout's instance/
     assert cli.serve("127.0.0.1", 5399, 3) == 0
     assert seen == {"bind": ["127.0.0.1:5399"], "workers": 3, "threads": cli.THREADS,
-                    "keepalive": cli.KEEPALIVE, "control_socket_disable": True}
+                    "keepalive": cli.KEEPALIVE, "control_socket_disable": True, "forwarded_allow_ips": []}
+
+
+def test_serve_believes_no_forwarded_header_unless_told(tmp_path):
+    """With TRUSTED_PROXIES at 0 (README) no forwarded header is believed: gunicorn's default
+    took X-Forwarded-Proto: https from 127.0.0.1, and the plain answer then set Secure cookies
+    and HSTS. With 1, the app's ProxyFix takes it (a proxy in front)."""
+    import os
+    import socket
+    import time
+    import urllib.request
+
+    for trusted, https in (("0", False), ("1", True)):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}", "SECRET_KEY": "serve-test",
+               "TRUSTED_PROXIES": trusted}
+        proc = subprocess.Popen([sys.executable, "-c", "from scorekeeper.cli import main; main()", "serve",
+                                 "--port", str(port), "--workers", "1"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/login", headers={"X-Forwarded-Proto": "https"})
+            for _ in range(300):
+                try:
+                    with urllib.request.urlopen(request, timeout=2) as r:
+                        headers = r.headers
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            else:
+                raise AssertionError("the server did not start")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+        cookies = " ".join(headers.get_all("Set-Cookie") or [])
+        assert ("Strict-Transport-Security" in headers) is https, (trusted, dict(headers))
+        assert ("Secure" in cookies) is https, (trusted, cookies)

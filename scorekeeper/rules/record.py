@@ -180,10 +180,15 @@ def loads(text: str | bytes) -> Any:
     """Parse a record's JSON; raise :class:`ReplayError` (``record:``) for bad JSON."""
     try:
         return json.loads(text)
-    except (ValueError, UnicodeDecodeError) as err:
-        raise ReplayError(None, f"not valid JSON ({err})") from None
+    except json.JSONDecodeError as err:  # where, not the parser's own (English) words
+        raise ReplayError(None, Phrase(N_("not valid JSON (line {line}, column {column})"),
+                                       line=err.lineno, column=err.colno)) from None
+    except UnicodeDecodeError:
+        raise ReplayError(None, Phrase(N_("not valid JSON: the text is not UTF-8"))) from None
+    except ValueError:  # a number of more digits than Python reads (4,300)
+        raise ReplayError(None, Phrase(N_("not valid JSON: a number with too many digits to read"))) from None
     except RecursionError:
-        raise ReplayError(None, "not a game record: the JSON is nested too deeply") from None
+        raise ReplayError(None, Phrase(N_("not a game record: the JSON is nested too deeply"))) from None
 
 
 def make_record(game: str, players, options: dict, entries: list, **extra) -> dict:

@@ -19,7 +19,7 @@ from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
-from ..words import GAME_ALIASES, describe, in_setup_words
+from ..words import GAME_ALIASES, describe, game_title, in_setup_words
 from ..services import games as service
 from ..services import groups, history, live, once
 from ..services.groups import current_group
@@ -82,6 +82,10 @@ def setup(name: str):
             return redirect(url_for("games.setup", name=alias), 301)
         abort(404)
     max_seats = min(MAX_SEATS, spec.max_players or MAX_SEATS)
+    if request.method == "POST" and forms.posted_rows(request.form) > max_seats:  # only a hand-made form
+        return message_response(_("A game of %(game)s here has at most %(most)d seats; this form sent %(sent)d "
+                                  "names. Nothing was saved.", game=game_title(spec.name), most=max_seats,
+                                  sent=forms.posted_rows(request.form)), 400)
     if request.method == "POST":
         seats = min(max(request.form.get("seats", 0, type=int), spec.min_players, 3), max_seats)
     else:
@@ -277,9 +281,14 @@ def undo(game_id: int):
     """Take back the last entry (kept in the history)."""
     game = scored(game_id)
     version = forms.form_version(request.form)
-    return _after_change(game, lambda: service.undo(get_session(), game, version, current_user.id), _(
-        "The game changed since this page was shown (another phone, or an older page); nothing was undone. "
-        "Here is the game as it stands now."))
+    return _after_change(game, lambda: service.undo(get_session(), game, version, current_user.id),
+                         nothing_undone())
+
+
+def nothing_undone() -> str:
+    """What a stale Undo is told (an undo records nothing: "nothing was recorded" would be wrong)."""
+    return _("The game changed since this page was shown (another phone, or an older page); nothing was undone. "
+             "Here is the game as it stands now.")
 
 
 @bp.route("/<int:game_id>/redo", methods=["POST"])

@@ -17,7 +17,7 @@ from ..services import games as service
 from ..services import practice
 from ..services.groups import current_group
 from ..services.history import mia_words
-from .games import owned
+from .games import nothing_undone, owned
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 
@@ -90,14 +90,16 @@ def play(game_id: int):
     return render(service.load(get_session(), game))
 
 
-def _change(game, action):
+def _change(game, action, stale: str | None = None):
+    """Run a change and answer with the page; ``stale``: what a stale page is told instead of the
+    refusal's own words (an undo records nothing)."""
     session = get_session()
     try:
         loaded = action()
     except service.Stale as err:
         session.rollback()
         session.refresh(game)
-        return render(service.load(session, game), translated(err), "warning", 409)
+        return render(service.load(session, game), stale or translated(err), "warning", 409)
     except service.Refused as err:
         session.rollback()
         session.refresh(game)
@@ -152,7 +154,8 @@ def undo(game_id: int):
     if _int("version") == game.version and practice.roll_in_progress(loaded):
         return render(loaded, _("Finish your roll first (stop, or announce): Undo then takes it back."),
                       "error", 422)
-    return _change(game, lambda: service.undo(get_session(), game, _int("version"), current_user.id))
+    return _change(game, lambda: service.undo(get_session(), game, _int("version"), current_user.id),
+                   nothing_undone())
 
 
 @bp.route("/strategies")

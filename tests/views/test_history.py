@@ -397,3 +397,15 @@ def test_a_right_to_left_name_in_an_entrys_words_keeps_the_dice_beside_it(client
     page = client.get(f"/games/{gid}").data.decode()
     assert "<bdi>Dan</bdi>, <bdi>שלום</bdi>, <bdi>أحمد</bdi>" in page, page
     assert "\u2068أحمد\u2069 runs with the mice" in page  # Last entries
+
+
+def test_downloads_are_kept_by_no_cache(client, auth):
+    """A game's record, its CSV and the export are the group's own, like its pages: no cache keeps
+    them (they said nothing, so a shared proxy or the browser's cache could keep them). The chart
+    keeps its own rule."""
+    auth.register()
+    gid = new_game(client)
+    for url in (f"/games/{gid}/record.json", f"/games/{gid}.csv", "/export", "/export?format=zip", f"/games/{gid}"):
+        r = client.get(url)
+        assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store", (url, r.headers.get("Cache-Control"))
+    assert client.get(f"/games/{gid}/chart.svg").headers["Cache-Control"] == "private, no-cache"

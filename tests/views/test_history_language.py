@@ -275,3 +275,21 @@ def test_no_english_left_on_the_history_players_import_and_practice_pages(client
     left = {url: sorted(p for p in _pieces(english[url]) & _pieces(german[url]) if _english(p)) for url in english}
     left = {url: pieces for url, pieces in left.items() if pieces}
     assert not left, left
+
+
+def test_a_file_that_is_no_record_is_told_in_the_readers_language(client, auth):
+    """Bad JSON is said where it is, in German too (it gave Python's English parser words, even
+    "use sys.set_int_max_str_digits()" for a long number); a CSV file is told what to load."""
+    auth.register()
+    r = upload(client, b"{not json", names=["broken.json"])
+    assert r.status_code == 400 and "broken.json: not valid JSON (line 1, column 2)" in text(r.data.decode())
+    r = upload(client, b'{"a": ' + b"9" * 5000 + b"}", names=["long.json"])
+    said = text(r.data.decode())
+    assert "long.json: not valid JSON: a number with too many digits to read" in said and "sys." not in said
+    r = upload(client, b"game,round\nmitchi,1\n", names=["mitchi-1.csv"])
+    assert "mitchi-1.csv: a CSV file is not loaded; load the game records (.json) or the export zip" in text(
+        r.data.decode())
+    assert client.post("/language", data={"language": "de"}).status_code == 303
+    r = upload(client, b"{not json", names=["broken.json"])
+    assert "broken.json: kein gültiges JSON (Zeile 1, Spalte 2)" in text(r.data.decode())
+    assert game_ids(client) == []

@@ -213,6 +213,10 @@ def test_a_roll_from_a_page_older_than_an_undo_is_refused(client, auth):
     r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": old, "step": "0", "action": "roll"})
     assert r.status_code == 409 and any("changed since this page" in m for m in messages(r.data))
     assert len(record_of(client, gid)["entries"]) == n and 'value="roll"' in r.data.decode()
+    # An Undo from the older page says nothing was undone (it said "nothing was recorded").
+    r = client.post(f"/practice/{gid}/undo", headers=HX, data={"version": old})
+    assert r.status_code == 409 and any("nothing was undone" in m for m in messages(r.data)), messages(r.data)
+    assert len(record_of(client, gid)["entries"]) == n
 
 
 def test_a_virtual_turn_is_refused_while_it_is_the_persons_and_vice_versa(client, auth):

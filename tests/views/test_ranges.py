@@ -67,3 +67,20 @@ def test_a_huge_option_is_refused_at_setup(app, client, auth, name, option, valu
     assert r.status_code == 400, r.status_code
     with Session(app.extensions["scorekeeper.engine"]) as s:
         assert s.exec(select(Game)).all() == []
+
+
+@pytest.mark.parametrize("name,most", [("mitchi", 12), ("mia", 12), ("mice-and-men", 8)])
+def test_a_setup_form_with_more_names_than_seats_is_refused(app, client, auth, name, most):
+    """The setup page offers at most 12 seats (Mice and Men: 8, its rules' most); a hand-made form
+    with more names made games of 13 to 20 players, and one of thousands would have been taken too."""
+    auth.register()
+    names = [f"P{i}" for i in range(most + 1)]
+    data = {"seats": str(len(names)), "starter": "0", "action": "create"}
+    data.update({f"players-{i}": p for i, p in enumerate(names)})
+    r = client.post(f"/games/new/{name}", data=data)
+    assert r.status_code == 400
+    assert f"at most {most} seats; this form sent {most + 1} names. Nothing was saved." in r.data.decode()
+    assert client.post(f"/games/new/{name}", data={**data, "action": "add"}).status_code == 400  # a seat button
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert s.exec(select(Game)).all() == []
+    assert new_game(client, name, players=names[:most]) > 0  # the most the page offers
