@@ -539,13 +539,16 @@ class GameSummary:
     @property
     def start_line(self) -> str | None:
         """How the first starter was found, in words, or None (Mice and Men's first seat)."""
+        from ..words import name_in_text  # a right-to-left name keeps its die beside it
+
         start = self.summary.get("start") or {}
         passes = start.get("rolloff") or []
         if not passes:
             return _("%(player)s was named to start.", player=start["starter"]) if start.get("starter") else None
-        rolls = _("; then ").join(", ".join(f"{r['player']} {r['die']}" for r in dice) for dice in passes)
+        rolls = _("; then ").join(", ".join(f"{name_in_text(r['player'])} {r['die']}" for r in dice) for dice in passes)
         if start.get("starter"):
-            return _("Roll-off for who starts: %(rolls)s. %(player)s starts.", rolls=rolls, player=start["starter"])
+            return _("Roll-off for who starts: %(rolls)s. %(player)s starts.", rolls=rolls,
+                     player=name_in_text(start["starter"]))
         return _("Roll-off for who starts, not decided yet: %(rolls)s.", rolls=rolls)
 
     @property

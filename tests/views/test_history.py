@@ -328,6 +328,11 @@ def test_summary_says_how_the_first_starter_was_found(client, auth):
     game = int(r.headers["Location"].rsplit("/", 1)[1])
     page = client.get(f"/games/{game}/summary").data.decode()
     assert "Roll-off for who starts: Ann 5, Ben 5, Cat 2; then Ann 3, Ben 6. Ben starts." in page
+    # A right-to-left name keeps its die beside it ("5 שרה" read as שרה's 5, beside Ann's).
+    r = upload(client, json.loads(json.dumps(record).replace('"Ben"', '"שרה"')))
+    page = client.get(r.headers["Location"] + "/summary").data.decode()
+    assert ("Roll-off for who starts: Ann 5, \u2068שרה\u2069 5, Cat 2; then Ann 3, \u2068שרה\u2069 6. "
+            "\u2068שרה\u2069 starts.") in page
 
 
 def test_summary_chart_legend_names_every_player(client, auth):

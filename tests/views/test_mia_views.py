@@ -132,7 +132,7 @@ def test_pass_back_offers_raise_only(client, table):
     table.pass_("Ben")
     r = table.pass_("Cat")
     page, text = r.data.decode(), text_of(r.data)
-    assert "Back to Ann, who rolled last: roll again, pass by raising" in text
+    assert "Back to Ann, who rolled last: roll again or pass by raising" in text
     assert 'name="type" value="challenge"' not in page  # the last roller may not challenge
     assert "Pass back WITHOUT rolling" in text and "Ann passes without raising" not in text
     r = table.pass_("Ann", 61)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -312,3 +313,20 @@ def test_the_round_result_names_the_hand_tied_on_before_the_last_tie_break(clien
     post_tiebreak(client, game, v, "Ben", (6, 6))
     r = post_tiebreak(client, game, v + 1, "Ann", (5, 4))
     assert "Round 2: Ann takes the pot: 2 points (lost the tie-break after tying on 4-1)." in r.data.decode()
+
+
+def test_a_tie_break_shows_one_roll_each_for_the_roll_limit(client, auth):
+    """docs/rules.md, Mitchi: a tie-break roll is one roll whatever the round's roll limit; the
+    glance said "Roll limit 1" (or 3) through the tie-break."""
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben", "Cat"), starter="0", point_limit=20)
+    v = 0
+    for player, hand, rolls in (("Ann", (2, 1), 3), ("Ben", (3, 1), 1), ("Cat", (3, 1), 2)):
+        r = post_turn(client, game, v, player, hand, rolls)
+        assert r.status_code == 200
+        v += 1
+    glance = re.search(r"<dt>Roll limit</dt><dd>(.*?)</dd>", r.data.decode()).group(1)
+    assert glance == "one roll each (tie-break)"
+    r = post_tiebreak(client, game, v, "Cat", (6, 5))
+    r = post_tiebreak(client, game, v + 1, "Ben", (4, 1))  # the round ends: the next one's limit is not set
+    assert re.search(r"<dt>Roll limit</dt><dd>(.*?)</dd>", r.data.decode()).group(1) == "not set yet"
