@@ -96,12 +96,23 @@
   // After a panel is swapped in, ignore taps for a moment: a double tap must not
   // land on the next player's button, which appears where the first one was.
   // (htmx:load fires on the new panel itself; afterSwap would fire on the removed one.)
+  // Longer (2 s) when a poll brings the panel while an entry of this phone could not be sent: the
+  // scorer was told to tap again, and the same buttons now make another entry (another phone
+  // entered that one meanwhile; a quick tap again recorded the next player's).
+  var unsent = false, polledIn = false;
   document.addEventListener("htmx:load", function (e) {
     var fresh = e.target;
     if (!fresh || fresh.id !== "panel") return;
     fresh.classList.add("arming");
-    var ms = parseInt(document.body.getAttribute("data-arm-ms") || "600", 10);
-    setTimeout(function () { fresh.classList.remove("arming"); }, ms);
+    var moved = polledIn && unsent;
+    polledIn = false;
+    if (moved) unsent = false;
+    var ms = parseInt(document.body.getAttribute(moved ? "data-arm-moved-ms" : "data-arm-ms") || (moved ? "2000" : "600"), 10);
+    if (moved) fresh.setAttribute("data-moved", "");
+    setTimeout(function () { fresh.classList.remove("arming"); fresh.removeAttribute("data-moved"); }, ms);
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!isPoll(e) && e.detail.successful) unsent = false;
   });
   // A tap in the panel during that moment (or while the last tap is still being sent) is not
   // dropped silently: it is stopped and a note says so, to tap again.
@@ -138,7 +149,9 @@
     e.preventDefault();
     e.stopImmediatePropagation();
     note(busy ? words("busy", "Still sending the last tap: this one was ignored. Tap again when the screen has changed.")
-              : words("early", "That tap came as the screen changed and was ignored: nothing was recorded. Tap again."));
+         : panel.hasAttribute("data-moved")
+           ? words("moved", "The game moved on before your entry was sent: this tap was ignored. Check whose turn it is now, then tap.")
+           : words("early", "That tap came as the screen changed and was ignored: nothing was recorded. Tap again."));
   }, true);
 
   // A fold opened by a tap (Mice and Men's "Lead the men") shows what it opened: on a phone its
@@ -175,7 +188,10 @@
     if (!m) return;  // no panel: nothing changed (204), or a message
     var shown = parseInt(panel.getAttribute("data-version") || "-1", 10);
     if (parseInt(m[1], 10) <= shown) e.detail.shouldSwap = false;
-    else picked = pickedIn(panel);  // taken as this answer replaces the panel, used by its htmx:load
+    else {
+      picked = pickedIn(panel);  // taken as this answer replaces the panel, used by its htmx:load
+      polledIn = true;
+    }
   });
 
   // Dice picked but not yet sent stay picked when a poll brings the panel and the same entry is
@@ -216,11 +232,13 @@
   document.addEventListener("htmx:sendError", function (e) {
     showOffline(!navigator.onLine);
     if (isPoll(e)) return;
+    unsent = true;
     say(words("offline", "No answer: no connection. Your entry is still selected: tap again to send it (if it did arrive, it still counts once)."));
   });
   document.addEventListener("htmx:responseError", function (e) {
     if (isPoll(e)) return;
     if (e.detail.xhr && e.detail.xhr.status >= 500) {
+      unsent = true;
       say(words("server", "Not recorded: the server had a problem ({status}). Your entry is still selected; tap again.")
         .replace("{status}", e.detail.xhr.status));
     }

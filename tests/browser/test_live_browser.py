@@ -240,3 +240,38 @@ def test_a_kept_pick_comes_back_whole_or_not_at_all(page: Page, phone, live_serv
     checked = other.locator("#panel input[type=radio]:checked")
     expect(checked).to_have_count(1)  # who reveals: the first still to reveal, as on any new panel
     assert checked.get_attribute("name") == "player" and checked.get_attribute("value") == "Ann"
+
+
+def test_a_tap_again_after_no_connection_does_not_land_on_the_next_players_entry(page: Page, phone, live_server: str):
+    """Ben's phone, offline, taps "Run with the mice" for Ben: no answer, "tap again". Meanwhile Ann's
+    phone enters Ben's run. Back online, Ben's phone's poll brings Cat's choice, the Run button in
+    the same place: a quick tap again recorded Cat running (found by a review). That panel takes
+    no tap for longer (2 s; here 5 s, and the usual guard 0.1 s) and says why."""
+    base = live_server
+    register(page, base, "fred")
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0)
+    game_url = page.url
+    from .test_mice_and_men_browser import choose, open_at
+
+    open_at(page, 3)
+    other = phone()
+    log_in(other, base, "fred")
+    other.goto(game_url)
+    expect(other.locator("#panel")).to_contain_text("Ben's choice at penalty 3")
+    other.evaluate("document.body.setAttribute('data-arm-ms', '100');"
+                   "document.body.setAttribute('data-arm-moved-ms', '5000')")
+    other.wait_for_timeout(700)  # past the guard after the page's first panel
+    other.context.set_offline(True)
+    other.get_by_role("button", name="Run with the mice", exact=True).click()
+    expect(other.locator("#panel .send-error")).to_contain_text("No answer: no connection")
+
+    choose(page, "Run with the mice")  # Ben's run, entered on Ann's phone
+    expect(page.locator("#panel")).to_contain_text("Cat's choice at penalty 3")
+    other.context.set_offline(False)
+    expect(other.locator("#panel")).to_contain_text("Cat's choice at penalty 3", timeout=5_000)
+    other.wait_for_timeout(300)  # past the usual guard (0.1 s here), inside the longer one
+    other.get_by_role("button", name="Run with the mice", exact=True).click(force=True)
+    expect(other.locator("#tap-note")).to_contain_text("The game moved on before your entry was sent")
+    other.wait_for_timeout(1_000)
+    page.reload()
+    expect(page.locator("#panel")).to_contain_text("Cat's choice at penalty 3")  # nothing recorded for Cat
