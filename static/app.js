@@ -86,6 +86,15 @@
     if (top < 0 || now.getBoundingClientRect().bottom > window.innerHeight) {
       panel.scrollIntoView({ block: "start", behavior: "instant" });  // not smooth: in view at once
     }
+    // The next action's controls too, as far as they fit, keeping the outcome in view.
+    var form = panel.querySelector("form.entry");
+    if (form) {
+      var keep = Math.min.apply(null, Array.prototype.map.call(panel.querySelectorAll(".news, .msg, .now"), function (el) {
+        return el.getBoundingClientRect().top;
+      }).concat([now.getBoundingClientRect().top]));
+      var need = form.getBoundingClientRect().bottom - window.innerHeight + 8;
+      if (need > 0 && keep > 0) window.scrollBy({ top: Math.min(need, keep), behavior: "instant" });
+    }
   }
   window.addEventListener("DOMContentLoaded", function () {
     // A page loaded after a correction (or any change without htmx) says what happened too.
@@ -96,9 +105,8 @@
   // After a panel is swapped in, ignore taps for a moment: a double tap must not
   // land on the next player's button, which appears where the first one was.
   // (htmx:load fires on the new panel itself; afterSwap would fire on the removed one.)
-  // Longer (2 s) when a poll brings the panel while an entry of this phone could not be sent: the
-  // scorer was told to tap again, and the same buttons now make another entry (another phone
-  // entered that one meanwhile; a quick tap again recorded the next player's).
+  // Longer (2 s) when a poll brings a panel while this phone's entry found no connection: the
+  // same buttons now make another player's entry.
   var unsent = false, polledIn = false;
   document.addEventListener("htmx:load", function (e) {
     var fresh = e.target;
@@ -194,10 +202,8 @@
     }
   });
 
-  // Dice picked but not yet sent stay picked when a poll brings the panel and the same entry is
-  // still to make: the same position in the log, type and player (another phone corrected an
-  // older entry). After any entry or undo the position or the player differs: they are cleared.
-  // All or none: if one pick has no control left (a player who no longer reveals), none is kept.
+  // Dice picked, not sent, stay picked when a poll's panel asks for the same entry (position in
+  // the log, type, player): another phone corrected an older entry. All or none.
   var picked = null;
   function slot(form) {
     function value(name) {
@@ -244,9 +250,8 @@
     }
   });
 
-  // A page kept for offline use can hold the security (CSRF) token of a session that has since
-  // ended. When the server refuses an htmx request for that reason (header SK-CSRF-Refused), take
-  // a fresh token for this session and send the same request once more; a second refusal shows.
+  // A page kept offline may hold an ended session's CSRF token: on SK-CSRF-Refused, take a fresh
+  // token and send the request once more; a second refusal shows.
   function freshToken(token) {
     var headers = {};
     try { headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { /* replace */ }

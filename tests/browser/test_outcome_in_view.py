@@ -62,3 +62,26 @@ def test_outcome_and_next_action_in_view(page: Page, live_server: str):
     assert in_view(page, "#panel .news"), "the last round's outcome is out of view"
     expect(live).to_contain_text("Game over")
     assert live.inner_text().count("Game over") == 1, live.inner_text()  # read out once, not twice
+
+
+def test_a_showdown_under_long_names_brings_its_first_controls_into_view(page: Page, live_server: str):
+    """Mice and Men, five players, one of them with a name of the most characters: after a reveal the
+    next one's first controls were below a 390x844 screen (found by a review); they are in view,
+    with the line that says who is still to reveal."""
+    from .test_mice_and_men_browser import choose, open_at, reveal
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    long = "Maximilian-Alexander von Hohenzollern-Si"
+    register(page, live_server)
+    set_up(page, live_server, "mice-and-men", ["Ann", long, "Cat", "Dan", "Eve"], starter=0)
+    open_at(page, 3)
+    for _ in range(4):
+        choose(page, "Join the men")
+    expect(page.locator("#panel")).to_contain_text("Showdown at penalty 3")
+    reveal(page, "Ann", 5, 6, 1)
+    assert in_view(page, "#panel .now"), "the next action is out of view"
+    page.wait_for_timeout(300)
+    dice = page.evaluate("""() => { const r = [...document.querySelectorAll('#panel form.entry fieldset')]
+                                    .find(f => f.textContent.includes('First die')).getBoundingClientRect();
+                                    return [r.top, r.bottom, window.innerHeight]; }""")
+    assert 0 <= dice[0] and dice[1] <= dice[2], f"the next reveal's dice are off the screen: {dice}"
