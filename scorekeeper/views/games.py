@@ -257,6 +257,8 @@ def poll(game_id: int):
         return Response(status=204)
     session = get_session()
     loaded = service.load(session, game)
+    if game.removed_at is not None:  # removed on another phone: the panel says so, and nothing moved on
+        return render_game(loaded)
     moved = _("The game moved on.")
     return render_game(loaded, f"{moved} {_who_entered(session, loaded)}".strip(), "info")
 

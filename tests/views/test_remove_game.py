@@ -99,6 +99,7 @@ def test_a_phone_that_has_the_game_open_follows_its_removal_and_restoring(app, c
     client.post(f"/games/{game}/remove")
     r = client.get(f"/games/{game}/poll?v={shown}", headers=HX)
     assert r.status_code == 200 and "This game was removed" in r.data.decode() and 'name="hand.0"' not in r.data.decode()
+    assert "moved on" not in r.data.decode()  # a removal is no move of the game: no "Last entry" line above it
     stale = post_turn(client, game, shown, "Ben", (6, 6), 1)
     assert stale.status_code == 409
     removed = int(re.search(r'data-version="(\d+)"', r.data.decode()).group(1))
