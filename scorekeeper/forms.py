@@ -123,8 +123,9 @@ def field_errors(field) -> list[str]:
 
 
 def posted_rows(formdata) -> int:
-    """How many name rows (``players-N``) a setup form sent."""
-    return len({key for key in formdata if re.fullmatch(r"players-\d{1,6}", key)})
+    """How many name rows (``players-N``, N any number of ASCII digits, as WTForms reads them) a
+    setup form sent."""
+    return len({key for key in formdata if re.fullmatch(r"players-[0-9]+", key)})
 
 
 def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = None) -> FlaskForm:

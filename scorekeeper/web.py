@@ -115,6 +115,8 @@ def refuse_bad_input():
 
     - no route takes JSON: a JSON body (even 100,000 ``[``) is a 415, never parsed;
     - no text input may hold a NUL character (PostgreSQL cannot store one): 400;
+    - no field's name is other than ASCII, as the app's forms name them (WTForms read
+      ``players-²`` as row 2 and failed: a 500): 400;
     - no address either (``/join/%00``: a token, a live link): 404, as no page has it.
     Returns a refusal response, or None to go on.
     """
@@ -134,6 +136,10 @@ def refuse_bad_input():
                     _("The field %(field)s holds a NUL character, which no text here may hold; remove it "
                       "and send again. Nothing was saved.", field=repr(key.replace(chr(0), "")[:40])),
                     400, _("Not saved"))
+            if not key.isascii():
+                return message_response(
+                    _("No form here has a field named %(field)s; reload the page and send it again. "
+                      "Nothing was saved.", field=repr(key[:40])), 400, _("Not saved"))
     for upload in request.files.values() if request.method == "POST" else ():
         if upload.filename and "\x00" in upload.filename:
             return message_response(_("A file name holds a NUL character; rename the file. "
@@ -260,6 +266,7 @@ def init_app(app) -> None:
                                  option_label=option_label, option_help=option_help)
     app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat" (in the request's language)
     app.jinja_env.filters["bdi"] = isolated
+    app.jinja_env.filters["people"] = people  # "Ann, Ben" / "Ben → Ann", each name isolated
 
 
 def isolated(name: str) -> Markup:
@@ -267,6 +274,12 @@ def isolated(name: str) -> Markup:
     in a right-to-left script would otherwise draw the figure to its left, beside the name
     before it."""
     return Markup("<bdi>%s</bdi>") % name
+
+
+def people(names, separator: str = ", ") -> Markup:
+    """Players' names joined by ``separator``, each in ``<bdi>``: two right-to-left names side by
+    side would otherwise be drawn swapped ("order: שלום → أحمد" read as the other way round)."""
+    return Markup(escape(separator)).join(isolated(n) for n in names)
 
 
 _versions: dict[str, str] = {}

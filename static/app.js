@@ -87,14 +87,15 @@
       panel.scrollIntoView({ block: "start", behavior: "instant" });  // not smooth: in view at once
     }
     // The next action's controls too, as far as they fit, keeping the outcome in view.
-    var form = panel.querySelector("form.entry");
-    if (form) {
-      var keep = Math.min.apply(null, Array.prototype.map.call(panel.querySelectorAll(".news, .msg, .now"), function (el) {
-        return el.getBoundingClientRect().top;
-      }).concat([now.getBoundingClientRect().top]));
-      var need = form.getBoundingClientRect().bottom - window.innerHeight + 8;
-      if (need > 0 && keep > 0) window.scrollBy({ top: Math.min(need, keep), behavior: "instant" });
-    }
+    var bottom = 0;
+    panel.querySelectorAll("form.entry").forEach(function (f) {
+      if (!f.closest("details:not([open])")) bottom = Math.max(bottom, f.getBoundingClientRect().bottom);
+    });
+    var keep = Math.min.apply(null, Array.prototype.map.call(panel.querySelectorAll(".news, .msg, .now"), function (el) {
+      return el.getBoundingClientRect().top;
+    }).concat([now.getBoundingClientRect().top]));
+    var need = bottom - window.innerHeight + 8;
+    if (need > 0 && keep > 0) window.scrollBy({ top: Math.min(need, keep), behavior: "instant" });
   }
   window.addEventListener("DOMContentLoaded", function () {
     // A page loaded after a correction (or any change without htmx) says what happened too.
@@ -122,8 +123,7 @@
   document.addEventListener("htmx:afterRequest", function (e) {
     if (!isPoll(e) && e.detail.successful) unsent = false;
   });
-  // A tap in the panel during that moment (or while the last tap is still being sent) is not
-  // dropped silently: it is stopped and a note says so, to tap again.
+  // A tap then (or while the last one is being sent) is stopped and a note says so.
   var noteTimer;
   // A sentence in the page's language: the data-say-<key> attribute the page carries (the game
   // page's #tap-note has them), else the English one given.
@@ -158,7 +158,7 @@
     e.stopImmediatePropagation();
     note(busy ? words("busy", "Still sending the last tap: this one was ignored. Tap again when the screen has changed.")
          : panel.hasAttribute("data-moved")
-           ? words("moved", "The game moved on before your entry was sent: this tap was ignored. Check whose turn it is now, then tap.")
+           ? words("moved", "The game moved on meanwhile (see its last entry): this tap was ignored. Check whose turn it is now, then tap.")
            : words("early", "That tap came as the screen changed and was ignored: nothing was recorded. Tap again."));
   }, true);
 

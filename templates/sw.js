@@ -33,7 +33,9 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     fetch(req)
       .then((res) => {
-        if (res.ok && res.type === "basic" && !res.redirected) {
+        // Pages only: a download opened by a link (the export zip) is not kept on the phone.
+        const page = (res.headers.get("Content-Type") || "").startsWith("text/html");
+        if (res.ok && res.type === "basic" && !res.redirected && page) {
           const copy = res.clone();
           caches.open(PAGES).then((c) => c.put(req, copy));
         }

@@ -439,7 +439,7 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
         for i, tb in enumerate(tbs, start=1):
             rolled = ", ".join(f"{isolated(h['player'])} {hand_words(h['hand'])}" for h in tb["hands"])
             lines.append(_("Tie-break %(number)d (order %(order)s, pot %(pot)d): %(rolled)s.", number=i,
-                           order=" → ".join(tb["order"]), pot=tb["pot"], rolled=rolled))
+                           order=" → ".join(isolated(p) for p in tb["order"]), pot=tb["pot"], rolled=rolled))
         lines.append(ngettext("%(player)s takes the pot: %(num)d point.", "%(player)s takes the pot: %(num)d points.",
                               rnd["pot"], player=rnd["taker"]))
         return lines

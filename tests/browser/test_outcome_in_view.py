@@ -85,3 +85,22 @@ def test_a_showdown_under_long_names_brings_its_first_controls_into_view(page: P
                                     .find(f => f.textContent.includes('First die')).getBoundingClientRect();
                                     return [r.top, r.bottom, window.innerHeight]; }""")
     assert 0 <= dice[0] and dice[1] <= dice[2], f"the next reveal's dice are off the screen: {dice}"
+
+
+def test_the_bidding_s_choices_under_eight_names_are_in_view(page: Page, live_server: str):
+    """Mice and Men with eight players of longer names: after the opening, only the first of the
+    choices (Run) was brought into view; "Join the men" was 3 px on the screen (found by a review)."""
+    from .test_mice_and_men_browser import open_at
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    names = ["Benedikt Huber", "Annalena Maier", "Christoph Weber", "Dorothea Fischer",
+             "Emanuel Schneider", "Friederike Koch", "Gottfried Wagner", "Hildegard Becker"]
+    register(page, live_server)
+    set_up(page, live_server, "mice-and-men", names, starter=0)
+    open_at(page, 3)
+    expect(page.locator("#panel")).to_contain_text("Annalena Maier's choice at penalty 3")
+    page.wait_for_timeout(300)
+    for name in ("Run with the mice", "Join the men"):
+        box = page.get_by_role("button", name=name, exact=True).bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= 844, (name, box)
+    assert in_view(page, "#panel .now")

@@ -121,3 +121,20 @@ def test_logging_out_forgets_the_kept_pages(page: Page, live_server: str):
     page.get_by_role("button", name="Log out").click()
     page.wait_for_url(base + "/login")
     page.wait_for_function("caches.keys().then(k => !k.includes('pages-v1'))")
+
+
+def test_a_download_opened_by_a_link_is_not_kept_on_the_phone(page: Page, live_server: str):
+    """"Export all games" is a plain link: the service worker kept the zip with the pages (found by
+    a review), on the phone until the next logout. Only pages are kept."""
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
+    wait_for_control(page)
+    page.goto(base + "/settings")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export all games").click()
+    assert download.value.suggested_filename.endswith(".zip")
+    page.wait_for_timeout(500)
+    kept = page.evaluate("caches.open('pages-v1').then(c => c.keys()).then(k => k.map(r => r.url))")
+    assert any(url.endswith("/settings") for url in kept), kept  # the pages are kept
+    assert not any("export" in url for url in kept), kept

@@ -330,3 +330,24 @@ def test_a_tie_break_shows_one_roll_each_for_the_roll_limit(client, auth):
     r = post_tiebreak(client, game, v, "Cat", (6, 5))
     r = post_tiebreak(client, game, v + 1, "Ben", (4, 1))  # the round ends: the next one's limit is not set
     assert re.search(r"<dt>Roll limit</dt><dd>(.*?)</dd>", r.data.decode()).group(1) == "not set yet"
+
+
+def test_a_tie_break_order_of_right_to_left_names_keeps_its_order(client, auth):
+    """"order: أحمد → שלום" was drawn "שלום → أحمد" (two right-to-left names side by side swap
+    places): the wrong roll order (found by a review). Each name of a list is isolated, on the
+    panel, the page's title, the games list and the summary's round words."""
+    auth.register()
+    game = new_game(client, players=("שלום", "أحمد", "Ann"), starter="2", point_limit=20)
+    v = 0
+    for player, hand in (("Ann", (2, 1)), ("שלום", (3, 1)), ("أحمد", (3, 1))):
+        r = post_turn(client, game, v, player, hand, 1)
+        v += 1
+    panel = r.data.decode()
+    assert "order: <strong><bdi>أحمد</bdi> → <bdi>שלום</bdi></strong>" in panel, panel
+    assert "Tied: <bdi>أحمد</bdi>, <bdi>שלום</bdi>" in panel
+    assert "<bdi>שלום</bdi>, <bdi>أحمد</bdi>, <bdi>Ann</bdi>" in client.get(f"/games/{game}").data.decode()
+    assert "<bdi>שלום</bdi>, <bdi>أحمد</bdi>, <bdi>Ann</bdi>" in client.get("/").data.decode()
+    assert post_tiebreak(client, game, v, "أحمد", (6, 5)).status_code == 200
+    assert post_tiebreak(client, game, v + 1, "שלום", (4, 1)).status_code == 200
+    summary = client.get(f"/games/{game}/summary").data.decode()
+    assert "Tie-break 1 (order \u2068أحمد\u2069 → \u2068שלום\u2069, pot 4)" in summary, summary

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from sqlmodel import Session, select
@@ -84,3 +85,20 @@ def test_a_setup_form_with_more_names_than_seats_is_refused(app, client, auth, n
     with Session(app.extensions["scorekeeper.engine"]) as s:
         assert s.exec(select(Game)).all() == []
     assert new_game(client, name, players=names[:most]) > 0  # the most the page offers
+
+
+@pytest.mark.parametrize("rows,said", [
+    ([str(i) for i in range(12)] + ["1000000", "9999999"], "at most 12 seats; this form sent 14 names"),
+    (["0", "1", "²"], "No form here has a field named 'players-²'"),
+    (["0", "1", "①"], "No form here has a field named 'players-①'"),
+])
+def test_a_setup_form_with_odd_row_numbers_is_refused(app, client, auth, rows, said):
+    """Row numbers past 6 digits slipped past the seat count (a 15-player Mitchi game), and a row
+    numbered '²' made WTForms fail (a 500): both found by a review."""
+    auth.register()
+    data = {"seats": "3", "starter": "0", "action": "create"}
+    data.update({f"players-{row}": f"P{i}" for i, row in enumerate(rows)})
+    r = client.post("/games/new/mitchi", data=data)
+    assert r.status_code == 400 and said in unescape(r.data.decode()), r.data.decode()[-800:]
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert s.exec(select(Game)).all() == []
