@@ -6,14 +6,10 @@ files live at the top of the repository (``templates/``, ``static/``).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 TYPE_CHECKING = False  # no typing import at run time (start-up of `scorekeeper replay`)
 
 if TYPE_CHECKING:  # Flask is imported when an app is built, not with the package:
     from flask import Flask  # `scorekeeper replay` needs only the rules (stdlib).
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _database_id_converter():
@@ -31,13 +27,16 @@ def _database_id_converter():
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: config, database (migrated to head), login, CSRF, htmx, views."""
+    from pathlib import Path  # here, not at the top: `scorekeeper replay` starts without it
+
     from flask import Flask
 
+    root = Path(__file__).resolve().parent.parent
     app = Flask(
         __name__,
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(root / "templates"),
+        static_folder=str(root / "static"),
     )
     from . import auth, config, db, htmx, i18n, static, web
     from .views import games, groups, live, practice, pwa, records, reference

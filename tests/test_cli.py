@@ -76,21 +76,37 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_replay_imports_no_web_framework(tmp_path):
     # The replay path of the command: only the standard library and scorekeeper.rules.
+    # Nor the parts of the standard library that only other commands need (docs/speed.md
+    # §Replay's start-up): argparse (and the shutil and locale its help imports), pathlib.
     code = (
-        "import sys, scorekeeper.cli as cli\n"
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import scorekeeper.cli as cli\n"
         "status = cli.main(['replay', sys.argv[1]])\n"
         "web = sorted(m for m in sys.modules if m.split('.')[0] in "
         "('flask', 'werkzeug', 'jinja2', 'sqlalchemy', 'sqlmodel', 'flask_login', 'flask_wtf', 'htmx_flask'))\n"
         "ours = sorted(m for m in sys.modules if m.startswith('scorekeeper.') and not m.startswith('scorekeeper.rules'))\n"
-        "print('MODULES', web, ours, status, file=sys.stderr)\n"
+        "slow = sorted({'argparse', 'shutil', 'locale', 'pathlib', 'dataclasses', 'typing'} & (set(sys.modules) - before))\n"
+        "print('MODULES', web, ours, slow, status, file=sys.stderr)\n"
     )
     p = subprocess.run([sys.executable, "-c", code, str(ROOT / "docs" / "examples" / "mitchi-sample.json")],
                        capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert p.returncode == 0, p.stderr
-    assert "MODULES [] ['scorekeeper.cli'] 0" in p.stderr
+    assert "MODULES [] ['scorekeeper.cli'] [] 0" in p.stderr
     # ...and the app still builds from the package as before.
     from scorekeeper import create_app
     assert callable(create_app)
+
+
+def test_the_editable_install_imports_nothing_at_start_up():
+    """The package is installed as a plain path (pyproject's ``package-dir``), not through
+    setuptools' import finder, which imports pathlib and fnmatch into every Python start of the
+    environment: a sixth of `scorekeeper replay` on a 1,000-round record (docs/speed.md
+    §Replay's start-up). An environment installed before the change fails here: run
+    ``pip install -e .`` again."""
+    p = subprocess.run([sys.executable, "-c", "import sys; print(sorted({'pathlib', 'fnmatch'} & set(sys.modules)))"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.stdout.strip() == "[]", p.stdout
 
 
 def test_replay_help_gives_the_exit_codes():

@@ -462,12 +462,13 @@ def not_a_player(player: Any, players) -> IllegalEntry:
 def check_player(players: tuple[str, ...], entry: dict, expected: str | None, action: str) -> str:
     """Return ``entry['player']`` if it is ``expected``; raise :class:`IllegalEntry` otherwise.
 
-    ``action`` names what ``expected`` is to do, as a :class:`Phrase` (``Phrase(N_("turn"))``)
-    so that the message can be translated."""
+    ``action`` names what ``expected`` is to do, as a template marked for translation
+    (``N_("turn")``); it becomes a :class:`Phrase` only in a refusal (a replay checks thousands
+    of entries, and building one for each was a tenth of its time)."""
     player = entry.get("player")
     if not isinstance(player, str) or player not in players:
         raise not_a_player(player, players)
     if expected is not None and player != expected:
         raise IllegalEntry(N_("it is {expected}'s {action}, not {player}'s"),
-                           expected=expected, action=action, player=player)
+                           expected=expected, action=Phrase(action), player=player)
     return player

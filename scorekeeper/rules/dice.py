@@ -26,8 +26,13 @@ def parse_dice(value: Any, count: int, what: str = "hand") -> tuple[int, ...]:
     Raises :class:`IllegalEntry` unless ``value`` is a list of exactly ``count``
     dice faces.
     """
-    if value.__class__ is list and len(value) == count and all(d.__class__ is int and 0 < d < 7 for d in value):
-        return tuple(sorted(value, reverse=True))  # the usual case, checked without a call per die
+    if value.__class__ is list and len(value) == count:  # the usual case, checked without a call per die
+        if count == 2:  # Mitchi's and Mia's two dice, unpacked: a quarter of the general case's time
+            a, b = value
+            if a.__class__ is int and b.__class__ is int and 0 < a < 7 and 0 < b < 7:
+                return (a, b) if a >= b else (b, a)
+        elif all(d.__class__ is int and 0 < d < 7 for d in value):
+            return tuple(sorted(value, reverse=True))
     if not isinstance(value, (list, tuple)):
         raise IllegalEntry(N_("{what} must be a list of {count} dice, not {value}"),
                            what=what, count=count, value=shown(value))

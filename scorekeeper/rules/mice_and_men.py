@@ -436,7 +436,7 @@ class MiceAndMen(GameState):
                 rnd.first = self.opening.starter
                 self._first_named = True
         elif kind == "first":
-            rnd.first = check_player(self.players, entry, None, Phrase(N_("first")))
+            rnd.first = check_player(self.players, entry, None, N_("first"))
             self._first_named = True
         elif kind == "announce":
             if rnd.phase == "opening":
@@ -461,12 +461,12 @@ class MiceAndMen(GameState):
             raise IllegalEntry(N_("{player} made the last announcement ({penalty}) and is not asked until "
                                   "someone leads; it is {next}'s choice (run, join or lead)"),
                                player=player, penalty=rnd.penalty, next=rnd.to_act)
-        return check_player(self.players, entry, rnd.to_act, Phrase(N_("choice (run, join or lead)")))
+        return check_player(self.players, entry, rnd.to_act, N_("choice (run, join or lead)"))
 
     def _open(self, rnd: Round, entry: dict) -> None:
         low, high = self.opening_range
         if entry.get("player") != rnd.first:
-            check_player(self.players, entry, None, Phrase(N_("opening")))
+            check_player(self.players, entry, None, N_("opening"))
             raise IllegalEntry(N_("{first} opens round {round}, not {player}: an announce by {first} of {low} to {high}"),
                                first=rnd.first, round=rnd.number, player=entry.get("player"), low=low, high=high)
         penalty = need_int(entry, "penalty", Phrase(N_("the opening penalty")), None, None)
@@ -528,7 +528,7 @@ class MiceAndMen(GameState):
         if isinstance(player, str) and player in rnd.reveals:
             raise IllegalEntry(N_("{player} has already revealed; still to reveal: {players}"),
                                player=player, players=join_names(rnd.to_reveal))
-        check_player(self.players, entry, None, Phrase(N_("reveal")))
+        check_player(self.players, entry, None, N_("reveal"))
         dice = parse_dice(entry.get("dice"), DICE, Phrase(N_("a reveal")))
         rnd.reveals[player] = dice
         if rnd.to_reveal:

@@ -288,7 +288,7 @@ class Mitchi(GameState):
         if rnd.in_tie_break:
             raise IllegalEntry(N_("the round is in a tie-break; expected a tiebreak roll by {player} (order: {order})"),
                                player=rnd.next_player, order=", ".join(rnd.tie_breaks[-1].order))
-        player = check_player(self.players, entry, rnd.next_player, Phrase(N_("turn")))
+        player = check_player(self.players, entry, rnd.next_player, N_("turn"))
         hand = parse_dice(entry.get("hand"), 2)
         rolls = need_int(entry, "rolls", None, None, None)  # the range is the roll limit, below
         if rnd.roll_limit is None:
@@ -307,7 +307,7 @@ class Mitchi(GameState):
         if not rnd.in_tie_break:
             raise IllegalEntry(N_("there is no tie-break now; expected a turn by {player}"), player=rnd.next_player)
         tb = rnd.tie_breaks[-1]
-        player = check_player(self.players, entry, rnd.next_player, Phrase(N_("tie-break roll")))
+        player = check_player(self.players, entry, rnd.next_player, N_("tie-break roll"))
         # A tie-break is one roll; a ``rolls`` key is not part of this entry's shape and is
         # ignored like any unlisted key (docs/game-record.md §Shapes).
         hand = parse_dice(entry.get("hand"), 2)
