@@ -40,6 +40,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, func, select
 
 from ..i18n import translated
+from ..words import name_in_text as isolated  # a right-to-left name keeps its figure beside it
 from ..models import Entry, Game, GamePlayer, Group, Player, utcnow
 from ..rules import GAMES, find_game
 from ..rules.names import clean_name, name_key
@@ -407,13 +408,6 @@ def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
 # --- the round-by-round log in plain words --------------------------------------------
 
 
-def isolated(name: str) -> str:
-    """``name`` between Unicode's first-strong isolate and pop-directional isolate (U+2068, U+2069):
-    in plain words, what ``<bdi>`` is in a page. A name in a right-to-left script followed by a
-    figure ("שלום 611") would otherwise have the figure drawn to its left, beside the name before."""
-    return f"\u2068{name}\u2069"
-
-
 def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | None = None) -> list[str]:
     """One finished round in plain words (the request's language), a few sentences; ``after``
     is ``{name: score}`` after the round (for "2 lives left")."""
@@ -539,16 +533,14 @@ class GameSummary:
     @property
     def start_line(self) -> str | None:
         """How the first starter was found, in words, or None (Mice and Men's first seat)."""
-        from ..words import name_in_text  # a right-to-left name keeps its die beside it
-
         start = self.summary.get("start") or {}
         passes = start.get("rolloff") or []
         if not passes:
             return _("%(player)s was named to start.", player=start["starter"]) if start.get("starter") else None
-        rolls = _("; then ").join(", ".join(f"{name_in_text(r['player'])} {r['die']}" for r in dice) for dice in passes)
+        rolls = _("; then ").join(", ".join(f"{isolated(r['player'])} {r['die']}" for r in dice) for dice in passes)
         if start.get("starter"):
             return _("Roll-off for who starts: %(rolls)s. %(player)s starts.", rolls=rolls,
-                     player=name_in_text(start["starter"]))
+                     player=isolated(start["starter"]))
         return _("Roll-off for who starts, not decided yet: %(rolls)s.", rolls=rolls)
 
     @property

@@ -82,10 +82,11 @@ def setup(name: str):
             return redirect(url_for("games.setup", name=alias), 301)
         abort(404)
     max_seats = min(MAX_SEATS, spec.max_players or MAX_SEATS)
-    if request.method == "POST" and forms.posted_rows(request.form) > max_seats:  # only a hand-made form
+    sent = forms.posted_rows(request.form) if request.method == "POST" else 0
+    if sent > max_seats:  # only a hand-made form
         return message_response(_("A game of %(game)s here has at most %(most)d seats; this form sent %(sent)d "
                                   "names. Nothing was saved.", game=game_title(spec.name), most=max_seats,
-                                  sent=forms.posted_rows(request.form)), 400)
+                                  sent=sent), 400)
     if request.method == "POST":
         seats = min(max(request.form.get("seats", 0, type=int), spec.min_players, 3), max_seats)
     else:

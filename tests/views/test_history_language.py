@@ -51,7 +51,7 @@ def test_tie_break_and_worst_hand_in_german(client, auth):
     upload(client, golden("mitchi/mitchi-11-ends-in-tiebreak"))
     page = summary_text(client, game_ids(client)[0])
     assert "Schlechtester Wurf 3-1, bei Ann und Ben: Stechen." in page
-    assert "Stechen 1 (Reihenfolge \u2068Ben\u2069 → \u2068Ann\u2069, Pott 2): \u2068Ben\u2069 6er-Pasch, \u2068Ann\u2069 6-5." in page
+    assert "Stechen 1 (Reihenfolge Ben → Ann, Pott 2): Ben 6er-Pasch, Ann 6-5." in page
     assert "1 Stechen in Runde 1" in page and "tie-break" not in page
 
 
