@@ -47,6 +47,16 @@ def test_mice_and_men_two_rounds_to_the_final_standings(page: Page, live_server:
     expect(panel).to_contain_text("Ben's choice at penalty 3")
     lead_form = panel.locator("details.lead")
     expect(panel.get_by_label("Another penalty")).to_be_hidden()
+    # Offline, every choice looks out of reach alike: "Lead the men" too, not only Run and Join.
+    lead = panel.locator("summary", has_text="Lead the men")
+    run = panel.get_by_role("button", name="Run with the mice", exact=True)
+    page.context.set_offline(True)
+    expect(page.locator("#offline")).to_be_visible()
+    faded = "e => getComputedStyle(e).opacity"
+    assert lead.evaluate(faded) == run.locator("xpath=ancestor::form[1]").evaluate(faded) == "0.5"
+    page.context.set_offline(False)
+    expect(page.locator("#offline")).to_be_hidden()
+    assert lead.evaluate(faded) == "1"
     panel.locator("summary", has_text="Lead the men").click()
     # What the tap opened is on the screen, down to its last button (on a phone it opens below the edge).
     expect(lead_form.get_by_role("button", name="Lead at this penalty")).to_be_in_viewport(ratio=0.95)
