@@ -24,6 +24,7 @@ from ..services import games as service
 from ..services import groups, history, live, once
 from ..services.groups import current_group
 from ..web import message_response
+from .groups import form_group
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 MAX_SEATS = 12
@@ -150,21 +151,6 @@ def setup(name: str):
         error = _("Check the fields marked below.")
     status = 400 if error else 200
     return render_template("games/setup.html", spec=spec, form=form, error=error, known=known_players()), status
-
-
-def form_group():
-    """The group a posted form was made for (its hidden ``group``), so a game set up in one tab
-    lands in the group that tab showed even if another tab switched groups meanwhile; else the
-    current group. A group the account is not in is a 404."""
-    raw = request.form.get("group")
-    if raw is None:
-        return current_group()
-    if not raw.isdigit() or len(raw) > 10:
-        abort(404)
-    try:
-        return groups.switch_to(get_session(), current_user.id, int(raw))
-    except groups.NotAllowed:
-        abort(404)
 
 
 def known_players() -> list:

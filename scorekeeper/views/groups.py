@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ..db import get_session
-from ..models import User
+from ..models import Group, User
 from ..services import groups, once
 from ..services.groups import current_group
 from ..web import message_response
@@ -21,6 +21,31 @@ def qr_svg(url: str) -> Markup:
     import segno
 
     return Markup(segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True))
+
+
+def posted_group_id() -> int | None:
+    """The group id a posted form carries (its hidden ``group``), None without one (a page kept
+    from before the field); anything but a database id is a 404."""
+    raw = request.form.get("group")
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 10:
+        abort(404)
+    return int(raw)
+
+
+def form_group():
+    """The group a posted form was made for: a form acts in the group its page showed, even if
+    another tab switched groups meanwhile (a rename, an invite, a load of records, a new game
+    would otherwise land in the other group), and that group becomes the current one. Without
+    the field, the current group. A group the account is not in is a 404."""
+    group_id = posted_group_id()
+    if group_id is None:
+        return current_group()
+    try:
+        return groups.switch_to(get_session(), current_user.id, group_id)
+    except groups.NotAllowed:
+        abort(404)
 
 
 def _refused(err: groups.NotAllowed):
@@ -94,7 +119,7 @@ def new():
 def rename():
     """Rename the current group (owner)."""
     try:
-        group = groups.rename(get_session(), current_user.id, current_group().id, request.form.get("name", ""))
+        group = groups.rename(get_session(), current_user.id, form_group().id, request.form.get("name", ""))
     except groups.NotAllowed as err:
         return _refused(err)
     except groups.BadName as err:
@@ -108,7 +133,7 @@ def rename():
 def new_invite():
     """Make an invite link for the current group (owner)."""
     try:
-        groups.new_invite(get_session(), current_user.id, current_group().id)
+        groups.new_invite(get_session(), current_user.id, form_group().id)
     except groups.NotAllowed as err:
         return _refused(err)
     flash(_("Invite link made: show its QR code, or send the link."))
@@ -120,7 +145,7 @@ def new_invite():
 def revoke(invite_id: int):
     """Revoke an invite link (owner): it then adds nobody."""
     try:
-        groups.revoke_invite(get_session(), current_user.id, current_group().id, invite_id)
+        groups.revoke_invite(get_session(), current_user.id, form_group().id, invite_id)
     except groups.NotAllowed as err:
         return _refused(err)
     flash(_("Invite link revoked: it no longer adds anyone."))
@@ -132,7 +157,7 @@ def revoke(invite_id: int):
 def remove(user_id: int):
     """Remove a member from the current group (owner)."""
     try:
-        groups.remove_member(get_session(), current_user.id, current_group().id, user_id)
+        groups.remove_member(get_session(), current_user.id, form_group().id, user_id)
     except groups.NotAllowed as err:
         return _refused(err)
     if groups.open_invites(get_session(), current_group().id):
@@ -145,12 +170,23 @@ def remove(user_id: int):
 @bp.route("/groups/leave", methods=["POST"])
 @login_required
 def leave():
-    """Leave the current group (members; the owner keeps it)."""
+    """Leave the group the page showed (members; the owner keeps it)."""
+    session = get_session()
+    # The group the page named, not switched to first: leaving it twice (a double tap) is
+    # "not a member", never a second group left.
+    group_id = posted_group_id()
+    if group_id is None:
+        group = current_group()
+    else:  # another account's group and no group at all look the same (404)
+        group = session.get(Group, group_id) if groups.membership(session, current_user.id, group_id) else None
     try:
-        groups.leave(get_session(), current_user.id, current_group().id)
+        if group is None:
+            raise groups.NoSuch(_("You are not a member of that group."))
+        name = group.name
+        groups.leave(session, current_user.id, group.id)
     except groups.NotAllowed as err:
         return _refused(err)
-    flash(_("You left the group."))
+    flash(_("You left %(name)s.", name=name))
     return redirect(url_for("index"), 303)
 
 

@@ -19,6 +19,7 @@ from ..services.groups import current_group
 from ..services import transfer
 from ..web import limiter
 from .games import owned
+from .groups import form_group
 
 bp = Blueprint("history", __name__)
 
@@ -177,7 +178,7 @@ def import_games():
         skipped: list[str] = []
         removed: list[str] = []
         try:
-            games = hist.import_files(session, current_group().id, files, skipped, removed)
+            games = hist.import_files(session, form_group().id, files, skipped, removed)
         except hist.ImportProblem as err:
             session.rollback()
             error = _("Nothing was loaded. %(problem)s", problem=err)
@@ -244,12 +245,13 @@ def rename_player(player_id: int):
     from ..services import players as people
 
     session = get_session()
-    profile = hist.get_player(session, current_group().id, player_id)
+    group = form_group()
+    profile = hist.get_player(session, group.id, player_id)
     if profile is None:
         abort(404)
     old = profile.name
     try:
-        people.rename_player(session, current_group().id, profile, request.form.get("name", ""))
+        people.rename_player(session, group.id, profile, request.form.get("name", ""))
     except people.NameProblem as err:
         return player(player_id, error=_("Not renamed: %(problem)s.", problem=err))
     flash(_("%(old)s is now %(new)s in every game.", old=old, new=profile.name))
@@ -264,9 +266,10 @@ def merge_player(player_id: int):
     from ..services import players as people
 
     session = get_session()
-    gone = hist.get_player(session, current_group().id, player_id)
+    group = form_group()
+    gone = hist.get_player(session, group.id, player_id)
     into = forms.database_id(request.form.get("into", ""))
-    kept = None if into is None else hist.get_player(session, current_group().id, into)
+    kept = None if into is None else hist.get_player(session, group.id, into)
     if gone is None:
         abort(404)
     if kept is None:
@@ -274,12 +277,12 @@ def merge_player(player_id: int):
     name, kept_id = gone.name, kept.id
     if request.form.get("confirm") != "yes":  # one wrong pick would merge two people's histories
         try:  # a merge that cannot be done is refused before it is confirmed
-            people.check_merge(session, current_group().id, gone, kept)
+            people.check_merge(session, group.id, gone, kept)
         except people.NameProblem as err:
             return player(player_id, error=_("Not merged: %(problem)s.", problem=err))
         return render_template("history/merge_confirm.html", gone=gone, kept=kept)
     try:
-        people.merge_players(session, current_group().id, gone, kept)
+        people.merge_players(session, group.id, gone, kept)
     except people.NameProblem as err:
         return player(player_id, error=_("Not merged: %(problem)s.", problem=err))
     flash(_("%(gone)s merged into %(kept)s.", gone=name, kept=kept.name))
@@ -297,7 +300,7 @@ def settings():
         tz = (request.form.get("timezone") or "").strip()
         if hist.valid_timezone(tz):
             session = get_session()
-            group = current_group()
+            group = form_group()
             group.timezone = tz
             session.add(group)
             session.commit()

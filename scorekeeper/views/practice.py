@@ -15,9 +15,9 @@ from ..rules.base import RecordError
 from ..rules.record import ReplayError
 from ..services import games as service
 from ..services import practice
-from ..services.groups import current_group
 from ..services.history import mia_words
 from .games import nothing_undone, owned
+from .groups import form_group
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 
@@ -49,7 +49,7 @@ def new(name: str):
     error = None
     if form.validate_on_submit():
         try:
-            game = practice.create(get_session(), current_group().id, spec.name, form.player.data,
+            game = practice.create(get_session(), form_group().id, spec.name, form.player.data,
                                    {form.option.name: form.option.data}, _seed(),
                                    entered_by=current_user.id)
         except (RecordError, ReplayError, service.Refused) as err:

@@ -4,7 +4,9 @@ games from any route (the URL map is walked, so a new route is covered at once).
 from __future__ import annotations
 
 import html
+import io
 import re
+from pathlib import Path
 
 import pytest
 from sqlmodel import Session, select
@@ -318,3 +320,97 @@ def test_another_groups_invite_or_member_is_404_and_nothing_changes(app, client,
         assert s.get(Invite, invite.id).revoked_at is None
         assert s.exec(select(Membership).where(Membership.user_id == ben_id)).first() is not None
     assert ben.post("/groups/members/1/remove").status_code == 403  # a member of that group: not the owner
+
+
+def group_of_page(client, path: str) -> str:
+    """The hidden ``group`` of the first form on ``path``: the group the page showed."""
+    return re.search(r'name="group" value="(\d+)"', client.get(path).data.decode()).group(1)
+
+
+def test_group_forms_act_in_the_group_their_page_showed(app, client, auth):
+    """A tab opened on group A, after another tab switched to group B, renames, invites to,
+    loads records into and sets the time zone of A, not B (found by a review: B was renamed, the
+    invite added people to B, the records landed in B); A becomes the current group."""
+    from scorekeeper.models import Game, Group, Invite
+
+    auth.register("ann")
+    first = group_of_page(client, "/groups")
+    pages = {path: group_of_page(client, path) for path in ("/import", "/settings", "/practice/new/mitchi")}
+    assert set(pages.values()) == {first}, pages
+    engine = app.extensions["scorekeeper.engine"]
+
+    def switch_away() -> int:  # the other tab: a new group, now the current one
+        client.post("/groups/new", data={"name": f"Other {switch_away.n}"})
+        switch_away.n += 1
+        with Session(engine) as s:
+            return max(g.id for g in s.exec(select(Group)))
+    switch_away.n = 1
+
+    other = switch_away()
+    assert client.post("/groups/rename", data={"name": "Friday dice", "group": first}).status_code == 303
+    with Session(engine) as s:
+        assert s.get(Group, int(first)).name == "Friday dice" and s.get(Group, other).name == "Other 1"
+    assert "Group: Friday dice" in client.get("/groups").data.decode()  # the tab's group is current
+
+    other = switch_away()
+    assert client.post("/groups/invites", data={"group": first}).status_code == 303
+    with Session(engine) as s:
+        assert [i.group_id for i in s.exec(select(Invite))] == [int(first)]
+
+    other = switch_away()
+    record = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "mitchi-sample.json").read_bytes()
+    r = client.post("/import", data={"group": first, "records": (io.BytesIO(record), "sample.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303
+    with Session(engine) as s:
+        assert [g.group_id for g in s.exec(select(Game))] == [int(first)]
+
+    other = switch_away()
+    assert client.post("/settings", data={"group": first, "timezone": "Europe/Berlin"}).status_code == 303
+    with Session(engine) as s:
+        assert s.get(Group, int(first)).timezone == "Europe/Berlin" and s.get(Group, other).timezone != "Europe/Berlin"
+
+    # Another account's group, or none, named in a form: 404 and nothing changes.
+    eve = app.test_client()
+    Auth(eve).register("eve")
+    for url, data in (("/groups/rename", {"name": "Mine now"}), ("/groups/invites", {}),
+                      ("/settings", {"timezone": "Asia/Tokyo"})):
+        for group in (first, "99999"):
+            assert eve.post(url, data={**data, "group": group}).status_code == 404, (url, group)
+    with Session(engine) as s:
+        assert s.get(Group, int(first)).name == "Friday dice"
+        assert s.get(Group, int(first)).timezone == "Europe/Berlin"
+        assert len(s.exec(select(Invite)).all()) == 1
+
+
+def test_leave_leaves_the_group_its_page_showed_and_only_once(app, client, auth):
+    """ben, in ann's group and in carol's, opens the groups page on ann's group; another tab
+    switches to carol's. Leave takes him out of ann's group only (it took him out of carol's);
+    the same form sent again leaves nothing more (it used to leave whichever group was current)."""
+    gid, ben = ben_joins_ann(app, client, auth)
+    carol = app.test_client()
+    Auth(carol).register("carol")
+    path = invite_link(carol).split("localhost", 1)[1]
+    assert ben.post(path).status_code == 303  # joins carol's group, now his current one
+    engine = app.extensions["scorekeeper.engine"]
+    with Session(engine) as s:
+        from scorekeeper.models import Game, User
+
+        anns = s.get(Game, gid).group_id
+        ben_id = s.exec(select(User).where(User.username == "ben")).one().id
+
+        def groups_of_ben() -> set[int]:
+            s.expire_all()
+            return {m.group_id for m in s.exec(select(Membership).where(Membership.user_id == ben_id))}
+        carols = (groups_of_ben() - {anns}) and max(groups_of_ben() - {anns})
+        before = groups_of_ben()
+        assert {anns, carols} <= before
+        r = ben.post("/groups/leave", data={"group": str(anns)})
+        assert r.status_code == 303
+        assert groups_of_ben() == before - {anns}
+        assert "You left ann." in ben.get("/").data.decode()  # the group by its name
+        r = ben.post("/groups/leave", data={"group": str(anns)})  # a double tap
+        assert r.status_code == 404 and "not a member of that group" in r.data.decode()
+        assert groups_of_ben() == before - {anns}
+        assert ben.post("/groups/leave", data={"group": "99999"}).status_code == 404
+        assert groups_of_ben() == before - {anns}
