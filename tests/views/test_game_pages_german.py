@@ -65,7 +65,7 @@ def test_choose_and_games_list_in_german(de):
     no_english(page, "Which game?", "players", "Practice game")
     new_game(de, players=("Ann", "Ben", "Cat"))
     page = de.get("/").data
-    german(page, "Eure Spiele", "Neues Spiel", "1 Spiel ·", "0 Runden · läuft noch", "Weiterspielen",
+    german(page, "Eure Spiele", "Neues Spiel", "1 Spiel ·", "Runde 1 · läuft noch", "Weiterspielen",
            "Spielberichte laden", "Alle Spiele")
     no_english(page, "Your games", "still running", "Play on", "1 game", "All games")
     # The list's filter names Mia as Germans know it; the URL keeps the record name.

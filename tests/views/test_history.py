@@ -67,7 +67,11 @@ def test_summary_of_running_game(client, auth):
     page = client.get(f"/games/{gid}/summary").data.decode()
     assert "Still running: 2 rounds so far." in page and "Standings so far" in page
     assert "winner" not in page.split("Standings so far")[1].split("</table>")[0]
-    assert "still running" in client.get("/").data.decode()
+    # The list says the round in play (it said "2 rounds", and "0 rounds" in the first round).
+    listed = " ".join(client.get("/").data.decode().split())
+    assert "round 3 · still running" in listed
+    # The time zone's link holds its brackets: its tap area's padding had put spaces inside them.
+    assert re.search(r'times in UTC <a class="tap" href="/settings">\(change\)</a>', listed), listed
 
 
 def test_chart_is_svg_without_script(client, auth):
