@@ -361,18 +361,31 @@ def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
     def best(who, n):
         return _("%(names)s: %(num)d", names=join_names(who), num=n)
 
+    def first_of_largest(among: list[dict], key) -> tuple[dict, int]:
+        """The first round with the largest ``key``, and what to add when other rounds equal it:
+        "Ann lost 1 life in round 1" alone read as if nobody else had (found by a review)."""
+        top = max(key(r) for r in among)
+        tied = [r for r in among if key(r) == top]
+        return tied[0], len(tied) - 1
+
+    def also(text: str, others: int) -> str:
+        if not others:
+            return text
+        return ngettext("%(said)s (also in %(num)d other round)", "%(said)s (also in %(num)d other rounds)",
+                        others, said=text)
+
     if game == "mitchi":
-        big = max(rounds, key=lambda r: r["pot"])
-        add(_("Largest pot"), ngettext("%(num)d point, taken by %(player)s in round %(round)d",
-                                       "%(num)d points, taken by %(player)s in round %(round)d", big["pot"],
-                                       player=big["taker"], round=big["number"]))
+        big, others = first_of_largest(rounds, lambda r: r["pot"])
+        add(_("Largest pot"), also(ngettext("%(num)d point, taken by %(player)s in round %(round)d",
+                                            "%(num)d points, taken by %(player)s in round %(round)d", big["pot"],
+                                            player=big["taker"], round=big["number"]), others))
         who, n = _best(figs, "mitchis")
         add(_("Most Mitchis"), best(who, n) if n else _("Nobody rolled a Mitchi"))
-        chain = max(rounds, key=lambda r: len(r.get("tie_breaks", [])))
+        chain, others = first_of_largest(rounds, lambda r: len(r.get("tie_breaks", [])))
         k = len(chain.get("tie_breaks", []))
-        add(_("Longest tie-break chain"), ngettext("%(num)d tie-break in round %(round)d",
-                                                   "%(num)d tie-breaks in round %(round)d", k,
-                                                   round=chain["number"]) if k else _("No tie-breaks"))
+        add(_("Longest tie-break chain"), also(ngettext("%(num)d tie-break in round %(round)d",
+                                                        "%(num)d tie-breaks in round %(round)d", k,
+                                                        round=chain["number"]), others) if k else _("No tie-breaks"))
         who, n = _best(figs, "pots")
         add(_("Most pots taken"), best(who, n))
     elif game == "mia":
@@ -380,18 +393,19 @@ def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
         add(_("Most challenges won"), best(who, n))
         who, n = _best(figs, "mia_challenges_won")
         add(_("Mia challenges won"), best(who, n) if n else _("No challenge involved a Mia"))
-        heavy = max(rounds, key=lambda r: r.get("lives_lost", 0))
+        heavy, others = first_of_largest(rounds, lambda r: r.get("lives_lost", 0))
         if heavy.get("lives_lost", 0) > 0:
-            add(_("Heaviest loss"), ngettext("%(player)s lost %(num)d life in round %(round)d",
-                                             "%(player)s lost %(num)d lives in round %(round)d",
-                                             heavy["lives_lost"], player=heavy["loser"], round=heavy["number"]))
+            add(_("Heaviest loss"), also(ngettext("%(player)s lost %(num)d life in round %(round)d",
+                                                  "%(player)s lost %(num)d lives in round %(round)d",
+                                                  heavy["lives_lost"], player=heavy["loser"], round=heavy["number"]),
+                                         others))
     else:
         taken = [r for r in rounds if r.get("takers")]
         if taken:
-            big = max(taken, key=lambda r: r["penalty"])
-            add(_("Highest penalty taken"), _("%(penalty)d by %(names)s in round %(round)d",
-                                              penalty=big["penalty"], names=join_names(big["takers"]),
-                                              round=big["number"]))
+            big, others = first_of_largest(taken, lambda r: r["penalty"])
+            add(_("Highest penalty taken"), also(_("%(penalty)d by %(names)s in round %(round)d",
+                                                   penalty=big["penalty"], names=join_names(big["takers"]),
+                                                   round=big["number"]), others))
         who, n = _best(figs, "runs")
         add(_("Most runs with the mice"), best(who, n) if n else _("Nobody ran"))
         lone = [r for r in rounds if r.get("survivor")]
