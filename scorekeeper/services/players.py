@@ -13,7 +13,7 @@ import json
 
 from sqlmodel import Session, select
 
-from ..models import Entry, Game, GamePlayer, Player, utcnow
+from ..models import Entry, Game, GamePlayer, Group, Player, utcnow
 from ..rules import find_game
 from ..rules import record as records
 from ..rules.base import RecordError
@@ -111,9 +111,15 @@ def check_merge(session: Session, group_id: int, gone: Player, kept: Player) -> 
     links = list(session.exec(select(GamePlayer).where(GamePlayer.player_id == gone.id)))
     both = {g.game_id for g in session.exec(select(GamePlayer).where(GamePlayer.player_id == kept.id))}
     clash = sorted(link.game_id for link in links if link.game_id in both)
-    if clash:
-        raise NameProblem(_("%(gone)s and %(kept)s both sat at game %(game)d: they are two people", gone=gone.name,
-                              kept=kept.name, game=clash[0]))
+    if clash:  # the game as the lists show it: its id is nowhere on a page (found by a review)
+        from ..words import game_title
+        from .history import when
+
+        game = session.get(Game, clash[0])
+        group = session.get(Group, group_id)
+        raise NameProblem(_("%(gone)s and %(kept)s both sat at the game of %(game)s on %(when)s: they are two "
+                            "people", gone=gone.name, kept=kept.name, game=game_title(game.game),
+                            when=when(game.played_at, group.timezone or "UTC")))
     return links
 
 

@@ -3,6 +3,7 @@ downloaded before still loads."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -63,6 +64,9 @@ def test_merge_two_spellings(client, auth):
     ben = profile_id(client, "Ben")
     r = client.post(f"/players/{ben}/merge", data={"into": str(ann), "confirm": "yes"})
     assert r.status_code == 400 and "two people" in r.data.decode()
+    # The game named as the lists show it, not by its id, which no page shows (found by a review).
+    shown = re.search(r"both sat at the game of Mitchi on (.+?): they are two people", html.unescape(r.data.decode()))
+    assert shown and shown.group(1) in client.get("/").data.decode(), r.data.decode()[-800:]
     # ... and told so before the question, not after "Yes, merge" (found by the ninth review)
     r = client.post(f"/players/{ben}/merge", data={"into": str(ann)})
     assert r.status_code == 400 and "two people" in r.data.decode() and "Merge Ben into Ann?" not in r.data.decode()
