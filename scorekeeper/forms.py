@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, StopValidation, ValidationError
 
 try:  # WTForms 3.3+: a choice with its own label (value, label tuples are deprecated there)
     from wtforms.fields.choices import SelectChoice
@@ -74,6 +74,10 @@ class BoundedIntegerField(IntegerField):
             self.data = None
             raise ValueError(_("Too large: at most %(max)s.", max=MAX_NUMBER))
         super().process_formdata(valuelist)
+
+    def pre_validate(self, form):
+        if self.process_errors:  # not a number: that one message, not also NumberRange's on top
+            raise StopValidation()
 
 
 class OptionChoiceField(RadioField):

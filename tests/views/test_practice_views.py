@@ -114,6 +114,10 @@ def test_refused_setups_say_why_and_store_nothing(client, auth, seeded):
                        ({"player": "  ", "point_limit": "5"}, "name is empty")]:
         r = client.post("/practice/new/mitchi", data=data)
         assert r.status_code == 400 and text.encode() in r.data.replace(b"&#39;", b"'"), data
+    # Not a number at all: that alone is said, not also the range on top (found by a review).
+    for value, text in (("x", b"Not a valid integer"), ("9" * 20, b"Too large")):
+        r = client.post("/practice/new/mitchi", data={"player": "Ann", "point_limit": value})
+        assert r.status_code == 400 and text in r.data and b"Number must be between" not in r.data, value
     assert client.get("/practice/new/chess").status_code == 404
     with Session(seeded.extensions["scorekeeper.engine"]) as s:
         assert s.exec(select(Game)).all() == []
