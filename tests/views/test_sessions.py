@@ -183,6 +183,9 @@ def test_password_change_refusals(client, auth):
     r = client.post("/account/password", data={"current": "correct horse", "password": "password123",
                                                "confirm": "password123"})
     assert r.status_code == 400 and b"easiest to guess" in r.data
+    # The refusal states the rule; the help under the field is not said again (found by a review).
+    assert r.data.count(b"a few unusual words together work well") == 1, r.data.decode()
+    assert client.get("/account/password").data.count(b"a few unusual words together work well") == 1
     r = client.post("/account/password", data={"current": "correct horse", "password": "purple hippo lamp",
                                                "confirm": "purple hippo lap"})
     assert r.status_code == 400 and b"The passwords differ" in r.data
