@@ -177,7 +177,7 @@ def test_mia_setup_play_and_game_over_in_german(de):
            "Würfeln und höher ansagen", "Ann sagt 54 an")
     no_english(r.data, "says", "challenge, pass or roll", "lift the cup", "Pass without looking")
     r = post(de, game, "challenge", "Ben", cup_0=3, cup_1=1)
-    german(r.data, "Runde 1: Ben deckt bei Ann auf, angesagt war 54; unter dem Becher lag 31.",
+    german(r.data, "Runde 1: Ben deckt bei Ann auf, angesagt war 54; unter dem Becher: 31.",
            "Ann verliert 1 Leben.", "Ann würfelt und sagt an")
     no_english(r.data, "challenged", "loses", "life")
 
@@ -185,7 +185,7 @@ def test_mia_setup_play_and_game_over_in_german(de):
     r = post(de, game, "announce", "Ann", value=21)
     german(r.data, "Ann sagt Mäxchen", "Über Mäxchen geht nichts: nicht würfeln, nur aufdecken oder weitergeben.")
     r = post(de, game, "challenge", "Ben", cup_0=2, cup_1=1)
-    german(r.data, "Runde 2: Ben deckt bei Ann auf, angesagt war Mäxchen; unter dem Becher lag Mäxchen.",
+    german(r.data, "Runde 2: Ben deckt bei Ann auf, angesagt war Mäxchen; unter dem Becher: Mäxchen.",
            "Ben verliert 2 Leben (Mäxchen aufdecken kostet 2) und ist raus.")
     # Ann (the cup owner) starts round 3 and is caught: out, Cat is the last with lives.
     post(de, game, "announce", "Ann", value=54)

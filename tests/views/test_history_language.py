@@ -59,7 +59,7 @@ def test_mia_summary_in_german_with_plurals(client, auth):
     german(client, auth)
     upload(client, golden("mia/mia-7-winner-gains-life"))
     page = summary_text(client, game_ids(client)[0])
-    assert "Ann sagte Mäxchen an; Ben deckte auf; unter dem Becher lag 31." in page
+    assert "Ann sagte Mäxchen an; Ben deckte auf; unter dem Becher: 31." in page
     assert "Zu hoch angesagt: Ann verliert 2 Leben (noch 1)." in page
     assert "Ben gewinnt beim Aufdecken und bekommt 1 Leben dazu." in page
     assert "Leben nach jeder Runde" in page and "Die meisten Leben gewinnen" in page
