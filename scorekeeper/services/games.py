@@ -568,6 +568,12 @@ def _last_entry(session: Session, game: Game) -> dict | None:
     return None if data is None else json.loads(data)
 
 
+def _entry_at(session: Session, game: Game, seq: int) -> dict | None:
+    data = session.exec(select(Entry.data).where(Entry.game_id == game.id, Entry.status == "active",
+                                                 Entry.seq == seq)).first()
+    return None if data is None else json.loads(data)
+
+
 def add_entry(session: Session, game: Game, entry: dict, version: int | None,
               entered_by: int | None = None) -> Loaded:
     """Append ``entry`` if the rules accept it after the current log.
@@ -690,9 +696,12 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
 
     If the new entry, or any later one, is then refused, raise :class:`Refused`
     naming that entry, and change nothing. The old entry is kept, marked
-    ``replaced``. Raises :class:`Stale` as :func:`add_entry`.
+    ``replaced``. Raises :class:`Stale` as :func:`add_entry` (``repeated`` when the game is one
+    change on and entry ``seq`` is already ``entry``: the same correction sent twice).
     """
     if version is None or version != game.version:
+        if version is not None and version == game.version - 1 and _entry_at(session, game, seq) == entry:
+            raise Stale(repeated=True)
         raise Stale()
     _refuse_if_removed(session, game, version)
     entries = active_entries(session, game)

@@ -6,6 +6,7 @@ import json
 
 from flask import (Blueprint, Response, abort, flash, get_flashed_messages, make_response, redirect,
                    render_template, request, url_for)
+from flask import session as flask_session
 from flask_login import current_user, login_required
 from sqlalchemy.exc import IntegrityError
 
@@ -352,17 +353,20 @@ def correct(game_id: int, seq: int):
     session = get_session()
     if request.method == "GET" and game.removed_at is not None:  # read-only: its page offers Restore
         return redirect(url_for("games.play", game_id=game.id), 303)
-    error, status, new, repeated = None, 200, None, False
+    error, status, new = None, 200, None
     if request.method == "POST":
         try:
             new = forms.entry_from_form(request.form)
             service.correct(session, game, seq, new, forms.form_version(request.form), entered_by=current_user.id)
         except service.Stale as err:
-            error, status, repeated = translated(err), 409, err.repeated
+            if not err.repeated:
+                error, status = translated(err), 409
         except (service.Refused, forms.BadForm) as err:
             error, status = translated(err), 422
-        else:
-            flash(_("Entry %(seq)s corrected.", seq=seq))
+        if error is None:  # done, or done by the first of two taps: the same answer, said once
+            done = _("Entry %(seq)s corrected.", seq=seq)
+            if done not in (text for _category, text in flask_session.get("_flashes", ())):
+                flash(done)
             return redirect(url_for("games.play", game_id=game.id), 303)
         session.rollback()
         session.refresh(game)
@@ -372,11 +376,11 @@ def correct(game_id: int, seq: int):
         if error is None:
             abort(404)
         # The entry went away meanwhile (undone on another phone): say so on the game page.
-        if status == 409 and not repeated:
+        if status == 409:
             error = _("Entry %(seq)s is no longer in the game (undone on another phone, or an older page); "
                       "nothing was corrected. Here is the game as it stands now.", seq=seq)
         return render_game(loaded, f"{error} {last}".strip(), "warning", status)
-    if status == 409 and not repeated:  # the answer is this correction page again, not the game's
+    if status == 409:  # the answer is this correction page again, not the game's
         error = _("The game changed since this correction page was shown (another phone, or an older page); "
                   "nothing was corrected. Below is entry %(seq)s as it stands now: correct it again if it still "
                   "needs it.", seq=seq)

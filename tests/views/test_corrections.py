@@ -186,3 +186,25 @@ def test_mia_value_buttons_are_kept_by_all_they_show(client, auth):
     summed = new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", order="sum")
     assert "<small>(7)</small>" in client.get(f"/games/{summed}").data.decode()
     assert re.search(r"<small>\(\d+\)</small>", client.get(f"/games/{other}").data.decode()) is None
+
+
+def test_the_same_correction_sent_twice_is_done_once_and_said_once(client, auth):
+    """A double tap on a correction's last button: the second request finds the game one change
+    on, with entry 3 already what it asks. It is told the correction is done (it used to say
+    "nothing was corrected" after the first tap had corrected it; found by a review), and the
+    log holds one correction. A different correction from that old page is still refused."""
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
+    table.announce("Ann", 43)
+    table.pass_("Ben")
+    for _ in range(2):
+        r = correct(client, table.game, 3, 2, type="announce", player="Ben", value=54)
+        assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{table.game}")
+    page = client.get(f"/games/{table.game}").data.decode()
+    assert page.count("Entry 3 corrected.") == 1
+    record = table.record()
+    assert plain(record["entries"][2]) == {"type": "announce", "player": "Ben", "value": 54}
+    assert [h["status"] for h in record.get("history", [])] == ["replaced"]
+    r = correct(client, table.game, 3, 2, type="announce", player="Ben", value=61)  # not a repeat
+    assert r.status_code == 409 and "nothing was corrected" in r.data.decode()
+    assert plain(table.record()["entries"][2])["value"] == 54
