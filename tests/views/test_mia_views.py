@@ -144,8 +144,9 @@ def test_round_in_quick_entry(client, table):
     text = text_of(page.data)
     assert "Who was the challenged cup owner?" in text
     assert "Cup owner Ann · challenged by Ben" in text
-    # Another owner: the challenger follows.
-    page = client.get(f"/games/{table.game}?mode=quick&owner=Cat", headers=HX)
+    # Another owner (its link): the challenger follows.
+    link = html.unescape(re.search(r'href="([^"]*owner=Cat[^"]*)"', page.data.decode()).group(1))
+    page = client.get(link, headers=HX)
     assert page.data.lstrip().startswith(b'<section id="panel"')
     assert "Cup owner Cat · challenged by Ann" in text_of(page.data)
     assert 'name="owner" value="Cat"' in page.data.decode()
@@ -419,3 +420,30 @@ def test_the_round_trail_starts_at_a_start_over(client, auth):
     page = client.get(upload(client, record).headers["Location"]).data.decode()
     trail = text_of(re.search(r'<dd class="mia-trail">.*?</dd>', page, re.S).group(0).encode()).strip()
     assert trail.startswith("Ann says ") and trail.endswith("Cat passes") and "…" not in trail, trail
+
+
+def test_the_owner_picked_in_quick_entry_outlives_a_correction_not_an_entry(app, client, table):
+    """Phone A picks Ben as the cup owner in quick entry; phone B corrects an older entry. A's
+    poll brings the panel with Cat still picked (it went back to the round's starter, and with
+    it the challenger, while A's dice stayed tapped for the other challenger; found by a review).
+    After an entry or an undo the pick is dropped: a new round has its own starter."""
+    page = client.get(f"/games/{table.game}?mode=quick").data.decode()
+    link = html.unescape(re.search(r'href="([^"]*owner=Ben[^"]*)"', page).group(1))
+    panel = client.get(link, headers=HX).data.decode()
+    poll = html.unescape(re.search(r'data-poll hx-get="([^"]+)"', panel).group(1))
+    assert "owner=Ben" in poll and "mode=quick" in poll
+    b = app.test_client()
+    with client.session_transaction() as kept:  # phone B: the same account, logged in there too
+        cookie = dict(kept)
+    with b.session_transaction() as fresh:
+        fresh.update(cookie)
+    r = b.post(f"/games/{table.game}/entries/1", data={"version": str(table.version), "type": "start",
+                                                       "player": "Ann"})
+    assert r.status_code == 303
+    table.version += 1
+    polled = client.get(poll, headers=HX)
+    assert polled.status_code == 200 and "Cup owner Ben · challenged by Cat" in text_of(polled.data)
+    # An entry (another round begins): the pick no longer holds; the new round's starter is preset.
+    table.quick("Cat", "Ann", 43, (5, 4))  # another phone enters round 1; its owner, Cat, starts round 2
+    polled = text_of(client.get(poll, headers=HX).data)
+    assert "Round 2" in polled and "Cup owner Cat · challenged by Ann" in polled and "Cup owner Ben" not in polled
