@@ -3,8 +3,7 @@
   "use strict";
   var banner;
 
-  // Whether an htmx event belongs to the live poll's request. htmx 2 fires htmx:beforeSwap on the
-  // target (the panel), so its ``elt`` is the panel: the requesting element is the request's own.
+  // An event of the live poll's request (htmx 2 fires beforeSwap on the panel: ask the request).
   function isPoll(e) {
     var d = e.detail || {}, elt = (d.requestConfig && d.requestConfig.elt) || d.elt;
     return !!(elt && elt.hasAttribute && elt.hasAttribute("data-poll"));
@@ -69,7 +68,7 @@
 
   // After an entry, undo or correction: the outcome (the last round's end, a message) and the
   // next action must be in view without scrolling, and read out by the live region.
-  function showOutcome(panel) {
+  function showOutcome(panel, quiet) {
     var live = document.getElementById("outcome");
     if (live) {
       var parts = [], read = [];
@@ -81,6 +80,7 @@
       });
       live.textContent = parts.join(" ");
     }
+    if (quiet) return;
     var now = panel.querySelector(".now") || panel;
     var top = panel.getBoundingClientRect().top;
     if (top < 0 || now.getBoundingClientRect().bottom > window.innerHeight) {
@@ -103,17 +103,15 @@
     if (panel && panel.querySelector(".msg")) showOutcome(panel);
   });
 
-  // After a panel is swapped in, ignore taps for a moment: a double tap must not
-  // land on the next player's button, which appears where the first one was.
-  // (htmx:load fires on the new panel itself; afterSwap would fire on the removed one.)
-  // Longer (2 s) when a poll brings a panel while this phone's entry found no connection: the
-  // same buttons now make another player's entry.
+  // A new panel ignores taps a moment: a double tap must not make the next player's entry;
+  // 2 s when a poll brings it while this phone's entry found no connection.
   var unsent = false, polledIn = false;
   document.addEventListener("htmx:load", function (e) {
     var fresh = e.target;
     if (!fresh || fresh.id !== "panel") return;
     fresh.classList.add("arming");
     var moved = polledIn && unsent;
+    if (polledIn && !unsent) fresh.setAttribute("data-polled", "");  // another phone's change: no scroll
     polledIn = false;
     if (moved) unsent = false;
     var ms = parseInt(document.body.getAttribute(moved ? "data-arm-moved-ms" : "data-arm-ms") || (moved ? "2000" : "600"), 10);
@@ -125,8 +123,7 @@
   });
   // A tap then (or while the last one is being sent) is stopped and a note says so.
   var noteTimer;
-  // A sentence in the page's language: the data-say-<key> attribute the page carries (the game
-  // page's #tap-note has them), else the English one given.
+  // A sentence in the page's language (a data-say-<key> attribute), else the English one.
   function words(key, english) {
     var el = document.querySelector("[data-say-" + key + "]");
     return el ? el.getAttribute("data-say-" + key) : english;
@@ -177,7 +174,7 @@
 
   document.addEventListener("htmx:afterSettle", function () {
     var panel = document.getElementById("panel");
-    if (panel && panel.classList.contains("arming")) showOutcome(panel);  // a panel just swapped in
+    if (panel && panel.classList.contains("arming")) showOutcome(panel, panel.hasAttribute("data-polled"));
     keepPage();
   });
 

@@ -281,3 +281,20 @@ def test_a_tap_again_after_no_connection_does_not_land_on_the_next_players_entry
     other.wait_for_timeout(1_000)
     page.reload()
     expect(page.locator("#panel")).to_contain_text("Cat's choice at penalty 3")  # nothing recorded for Cat
+
+
+def test_another_phones_entry_does_not_scroll_a_following_phone(page: Page, phone, live_server: str):
+    """A phone that only follows keeps its place when another phone's entry arrives: it jumped to
+    the panel's top, moving what its person was reading or about to tap (found by a review). The
+    phone that enters still has its outcome brought into view (test_outcome_in_view)."""
+    game_url, other = ben_on_a_second_phone(page, phone(), live_server, "erin")
+    other.evaluate("window.scrollTo(0, 400)")
+    other.wait_for_timeout(300)
+    before = other.evaluate("window.scrollY")
+    assert before > 300
+    turn(page, 4, 1, 2)  # Ben's turn, entered on Ann's phone
+    expect(other.locator("#panel")).to_contain_text("Cat's turn", timeout=3_000)
+    other.wait_for_timeout(300)
+    # Not sent up to the panel's top (72 px). The browser may move down with what the new panel
+    # adds above the place read ("The game moved on. Last entry: …"): the place stays in view.
+    assert other.evaluate("window.scrollY") >= before - 5
