@@ -279,14 +279,14 @@ class Mitchi(GameState):
             self._tiebreak(rnd, entry)
         else:
             if rnd.in_tie_break:
-                raise IllegalEntry(N_("a {kind} entry is not allowed now; expected a tiebreak by {player}"),
+                raise IllegalEntry(N_("a {kind} entry is not allowed now; expected a tie-break roll by {player}"),
                                    kind=shown(kind), player=rnd.next_player)
             raise IllegalEntry(N_("a {kind} entry is not allowed now; expected a turn by {player}"),
                                kind=shown(kind), player=rnd.next_player)
 
     def _turn(self, rnd: Round, entry: dict) -> None:
         if rnd.in_tie_break:
-            raise IllegalEntry(N_("the round is in a tie-break; expected a tiebreak roll by {player} (order: {order})"),
+            raise IllegalEntry(N_("the round is in a tie-break; expected a tie-break roll by {player} (order: {order})"),
                                player=rnd.next_player, order=", ".join(rnd.tie_breaks[-1].order))
         player = check_player(self.players, entry, rnd.next_player, N_("turn"))
         hand = parse_dice(entry.get("hand"), 2)

@@ -720,9 +720,12 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
 
         raise _refuse(
             session, game, version,
-            N_("this correction would make entry {entry} ({what}) illegal: {reason}. "
-               "Nothing was changed; correct that entry first, or undo the entries back to it."),
-            entry=err.entry, what=describe(new_log[err.entry - 1]), reason=err.reason,
+            # Not "correct that entry first": that entry is legal as the log stands (a changed
+            # turn order or game end leaves no correction of it that fits; found by a review).
+            N_("this correction would make entry {entry} ({what}) illegal: {reason}. Nothing was "
+               "changed: a correction keeps every later entry. To change entry {seq} anyway, undo "
+               "back to it (the last entry first), correct it, then enter the later entries again."),
+            entry=err.entry, what=describe(new_log[err.entry - 1]), reason=err.reason, seq=seq,
         ) from None
     old = entries[seq - 1]
     _end_read(session)

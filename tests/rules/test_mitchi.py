@@ -326,7 +326,7 @@ REFUSALS = [
     ("one-die", [S("Ann")], {"type": "turn", "player": "Ann", "hand": [6], "rolls": 1}, 25, ["2"]),
     ("hand-string", [S("Ann")], {"type": "turn", "player": "Ann", "hand": "63", "rolls": 1}, 25, ["2"]),
     ("tiebreak-when-none", [S("Ann"), T("Ann", 6, 3, 1)], TB("Ben", 6, 3), 25, ["turn", "Ben"]),
-    ("turn-in-tiebreak", TIE, T("Ben", 6, 3, 1), 25, ["tiebreak", "Ben"]),
+    ("turn-in-tiebreak", TIE, T("Ben", 6, 3, 1), 25, ["tie-break roll", "Ben"]),
     ("tiebreak-wrong-player", TIE, TB("Ann", 6, 3), 25, ["Ben"]),
     ("tiebreak-untied", TIE, TB("Cat", 6, 3), 25, ["Ben"]),
     ("tiebreak-die-7", TIE, TB("Ben", 6, 7), 25, ["1", "6"]),

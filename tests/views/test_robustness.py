@@ -140,6 +140,10 @@ def test_a_refused_correction_keeps_what_was_typed(client, auth):
                                                       "hand.0": "5", "hand.1": "3", "rolls": "1"})
     page = r.data.decode()
     assert r.status_code == 422 and "would make entry 3" in page
+    # Advice that can be followed: entry 3 is legal as the log stands, so correcting it first
+    # cannot help (found by a review); undoing back to entry 2 can.
+    assert "correct that entry first" not in page
+    assert "To change entry 2 anyway, undo back to it (the last entry first), correct it" in page
     assert "You tried: <strong>Ann: 5-3 in 1</strong>" in page  # as typed, not back to 3
     assert 'name="hand.0" value="5" required checked' in page  # the dice stay chosen
     assert "Now: <strong>Ann: 5-3 in 3</strong>" in page
