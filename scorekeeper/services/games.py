@@ -755,6 +755,12 @@ def rematch(session: Session, game: Game, version: int | None, entered_by: int |
     _refuse_if_removed(session, game, version)
     if not load(session, game).state.finished:
         raise _refuse(session, game, version, N_("this game is not over yet; a rematch is offered when it has ended"))
+    if version == game.version:  # (a stale form is the caller's: Stale below)
+        earlier = latest_rematch(session, game)
+        if earlier is not None and earlier.version == 0 and earlier.removed_at is None:
+            # Made before an undo reopened this game, and never played: that one, not a second
+            # empty game beside it (found by a review).
+            raise Stale(repeated=True)
     _end_read(session)
     _claim(session, game, version)
     return create_game(session, game.group_id, game.game, json.loads(game.players), json.loads(game.options),

@@ -308,7 +308,10 @@ def rematch(game_id: int):
         if new is None:  # the game moved on (an undo on another phone): its page, as it is now
             flash(f"{translated(err)} {_who_entered(session, service.load(session, game))}".strip(), "warning")
             return redirect(url_for("games.play", game_id=game.id), 303)
-        flash(_("The rematch was already started (a double tap, or another phone); this is its game."))
+        if err.repeated:  # made before an undo reopened the game, and never played
+            flash(_("This game's rematch, started before, was never played: here it is, not a second one."))
+        else:
+            flash(_("The rematch was already started (a double tap, or another phone); this is its game."))
     except service.Refused as err:
         session.rollback()
         flash(translated(err), "warning")

@@ -74,3 +74,32 @@ def test_a_stale_rematch_after_an_undo_says_the_game_changed(client, auth):
     page = client.get(r.headers["Location"]).data.decode()
     assert 'class="msg warning"' in page and "The game changed since this page was shown" in page
     assert "Tap Rematch again" not in page and "Rematch:" not in page
+
+
+def test_a_rematch_never_played_is_reused_after_an_undo_and_a_new_end(app, client, auth):
+    """Rematch, then back to the old game: undo, play to a new end, Rematch again. The rematch
+    made first, never played, is the one opened; a second empty game beside it made two identical
+    games "still running" in the lists, and counted in every player's games (found by a review).
+    Once that rematch has entries, a new end's Rematch makes a new game."""
+    auth.register()
+    table = finished_mia(client)
+    first = client.post(f"/games/{table.game}/rematch", data={"version": str(table.version)})
+    first_id = int(re.search(r"/games/(\d+)$", first.headers["Location"]).group(1))
+    table.version += 1  # the rematch claims the old game's version
+    client.post(f"/games/{table.game}/undo", data={"version": str(table.version)})
+    table.version += 1
+    table.quick("Cat", "Ben", 42, (4, 2))  # over again
+    r = client.post(f"/games/{table.game}/rematch", data={"version": str(table.version)})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{first_id}")
+    assert "was never played: here it is" in client.get(r.headers["Location"]).data.decode()
+    with Session(app.extensions["scorekeeper.engine"]) as session:
+        assert len(session.exec(select(Game)).all()) == 2
+    # Played now (who starts): a later end of the old game starts a new rematch.
+    assert client.post(f"/games/{first_id}/entries", data={"version": "0", "type": "start", "player": "Ann"}).status_code in (200, 303)
+    client.post(f"/games/{table.game}/undo", data={"version": str(table.version)})
+    table.version += 1
+    table.quick("Cat", "Ben", 42, (4, 2))
+    r = client.post(f"/games/{table.game}/rematch", data={"version": str(table.version)})
+    assert r.status_code == 303 and not r.headers["Location"].endswith(f"/games/{first_id}")
+    with Session(app.extensions["scorekeeper.engine"]) as session:
+        assert len(session.exec(select(Game)).all()) == 3
