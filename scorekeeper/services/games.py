@@ -710,6 +710,11 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
                                                           "there is no entry {seq}; the log has {count} entries"),
                                                       seq=seq, count=len(entries)))
     log = [json.loads(e.data) for e in entries]
+    if entry == log[seq - 1]:  # nothing to change: not written, not listed as a correction
+        from ..words import describe
+
+        raise _refuse(session, game, version, N_("entry {seq} is already {what}; nothing was changed"),
+                      seq=seq, what=describe(entry))
     new_log = log[: seq - 1] + [entry] + log[seq:]
     try:
         loaded = _from_log(session, game, new_log)

@@ -208,3 +208,17 @@ def test_the_same_correction_sent_twice_is_done_once_and_said_once(client, auth)
     r = correct(client, table.game, 3, 2, type="announce", player="Ben", value=61)  # not a repeat
     assert r.status_code == 409 and "nothing was corrected" in r.data.decode()
     assert plain(table.record()["entries"][2])["value"] == 54
+
+
+def test_a_correction_to_what_the_entry_already_is_changes_nothing(client, auth):
+    """Sent unchanged, a correction is not written and not listed as one (it said "Entry 3
+    corrected." and the log showed "(corrected by …)"; found by a review)."""
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
+    table.announce("Ann", 43)
+    table.pass_("Ben")
+    r = correct(client, table.game, 3, table.version, type="pass", player="Ben")
+    page = r.data.decode()
+    assert r.status_code == 422 and "Entry 3 is already Ben passes" in page and "nothing was changed" in page
+    assert "history" not in table.record() or table.record()["history"] == []
+    assert "corrected" not in client.get(f"/games/{table.game}/log").data.decode()
