@@ -568,12 +568,6 @@ def _last_entry(session: Session, game: Game) -> dict | None:
     return None if data is None else json.loads(data)
 
 
-def _entry_at(session: Session, game: Game, seq: int) -> dict | None:
-    data = session.exec(select(Entry.data).where(Entry.game_id == game.id, Entry.status == "active",
-                                                 Entry.seq == seq)).first()
-    return None if data is None else json.loads(data)
-
-
 def add_entry(session: Session, game: Game, entry: dict, version: int | None,
               entered_by: int | None = None) -> Loaded:
     """Append ``entry`` if the rules accept it after the current log.
@@ -691,17 +685,16 @@ def redo(session: Session, game: Game, version: int | None, redone_by: int | Non
 
 
 def correct(session: Session, game: Game, seq: int, entry: dict, version: int | None,
-            entered_by: int | None = None) -> Loaded:
+            entered_by: int | None = None, once_token: str | None = None) -> Loaded:
     """Replace entry ``seq`` (1-based) and replay the rest of the log.
 
     If the new entry, or any later one, is then refused, raise :class:`Refused`
     naming that entry, and change nothing. The old entry is kept, marked
-    ``replaced``. Raises :class:`Stale` as :func:`add_entry` (``repeated`` when the game is one
-    change on and entry ``seq`` is already ``entry``: the same correction sent twice).
+    ``replaced``. Raises :class:`Stale` as :func:`add_entry`. ``once_token``, the correction
+    form's one-time token (:mod:`.once`), is stored in the same transaction, so that the same
+    form sent twice is known as done (its second sending finds the version taken: Stale).
     """
     if version is None or version != game.version:
-        if version is not None and version == game.version - 1 and _entry_at(session, game, seq) == entry:
-            raise Stale(repeated=True)
         raise Stale()
     _refuse_if_removed(session, game, version)
     entries = active_entries(session, game)
@@ -741,8 +734,16 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
     session.flush()
     session.execute(update(Entry).where(Entry.id == old.id).values(status="replaced", replaced_by_id=row.id))
     _store(session, game, loaded)
+    if once_token is not None:
+        from ..models import OnceToken
+
+        session.add(OnceToken(token=once_token, kind=CORRECTION, user_id=entered_by, target_id=game.id))
     _commit(session)
     return loaded
+
+
+#: The one-time token kind of a correction form (:mod:`.once`).
+CORRECTION = "correction"
 
 
 def rematch(session: Session, game: Game, version: int | None, entered_by: int | None = None) -> Game:

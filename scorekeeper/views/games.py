@@ -359,10 +359,22 @@ def correct(game_id: int, seq: int):
     error, status, new = None, 200, None
     if request.method == "POST":
         try:
-            new = forms.entry_from_form(request.form)
-            service.correct(session, game, seq, new, forms.form_version(request.form), entered_by=current_user.id)
+            token = once.token_from(request.form)
+            done = once.find(session, token, service.CORRECTION, current_user.id) is not None
+        except once.BadToken as err:
+            return message_response(str(err), 400)
+        try:
+            if not done:
+                new = forms.entry_from_form(request.form)
+                service.correct(session, game, seq, new, forms.form_version(request.form),
+                                entered_by=current_user.id, once_token=token)
         except service.Stale as err:
-            if not err.repeated:
+            session.rollback()
+            try:  # taken by this same form's first sending (a double tap): done, not stale
+                done = once.find(session, token, service.CORRECTION, current_user.id) is not None
+            except once.BadToken:
+                done = False
+            if not done:
                 error, status = translated(err), 409
         except (service.Refused, forms.BadForm) as err:
             error, status = translated(err), 422

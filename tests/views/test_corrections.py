@@ -189,16 +189,18 @@ def test_mia_value_buttons_are_kept_by_all_they_show(client, auth):
 
 
 def test_the_same_correction_sent_twice_is_done_once_and_said_once(client, auth):
-    """A double tap on a correction's last button: the second request finds the game one change
-    on, with entry 3 already what it asks. It is told the correction is done (it used to say
-    "nothing was corrected" after the first tap had corrected it; found by a review), and the
-    log holds one correction. A different correction from that old page is still refused."""
+    """A double tap on a correction's last button: the second request carries the form's
+    one-time token the first stored with the correction. It is told the correction is done (it
+    used to say "nothing was corrected" after the first tap had corrected it; found by a review),
+    and the log holds one correction. Any other correction from that old page is refused."""
     auth.register()
     table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
     table.announce("Ann", 43)
     table.pass_("Ben")
+    page = correction_page(client, table.game, 3)
+    token = re.search(r'name="once" value="([^"]+)"', page).group(1)  # the form's one-time token
     for _ in range(2):
-        r = correct(client, table.game, 3, 2, type="announce", player="Ben", value=54)
+        r = correct(client, table.game, 3, 2, type="announce", player="Ben", value=54, once=token)
         assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{table.game}")
     page = client.get(f"/games/{table.game}").data.decode()
     assert page.count("Entry 3 corrected.") == 1
@@ -207,7 +209,12 @@ def test_the_same_correction_sent_twice_is_done_once_and_said_once(client, auth)
     assert [h["status"] for h in record.get("history", [])] == ["replaced"]
     r = correct(client, table.game, 3, 2, type="announce", player="Ben", value=61)  # not a repeat
     assert r.status_code == 409 and "nothing was corrected" in r.data.decode()
+    # Nor is a stale page's correction to what the entry has become (found by a review: it was
+    # answered "Entry 3 corrected." when another phone had changed the game meanwhile).
+    r = correct(client, table.game, 3, 2, type="announce", player="Ben", value=54)
+    assert r.status_code == 409 and "nothing was corrected" in r.data.decode()
     assert plain(table.record()["entries"][2])["value"] == 54
+    assert [h["status"] for h in table.record().get("history", [])] == ["replaced"]
 
 
 def test_a_correction_to_what_the_entry_already_is_changes_nothing(client, auth):
