@@ -179,9 +179,10 @@ def leave():
         group = current_group()
     else:  # another account's group and no group at all look the same (404)
         group = session.get(Group, group_id) if groups.membership(session, current_user.id, group_id) else None
+    if group is None:  # left already (a double tap, a resend), or never in it: nothing to do
+        flash(_("You are not a member of that group (any more); nothing changed."))
+        return redirect(url_for("index"), 303)
     try:
-        if group is None:
-            raise groups.NoSuch(_("You are not a member of that group."))
         name = group.name
         groups.leave(session, current_user.id, group.id)
     except groups.NotAllowed as err:
