@@ -568,6 +568,13 @@ def _last_entry(session: Session, game: Game) -> dict | None:
     return None if data is None else json.loads(data)
 
 
+def entry_at(session: Session, game: Game, seq: int) -> dict | None:
+    """Entry ``seq`` (1-based) of the log as it stands, or None if the log is shorter."""
+    data = session.exec(select(Entry.data).where(Entry.game_id == game.id, Entry.status == "active",
+                                                 Entry.seq == seq)).first()
+    return None if data is None else json.loads(data)
+
+
 def add_entry(session: Session, game: Game, entry: dict, version: int | None,
               entered_by: int | None = None) -> Loaded:
     """Append ``entry`` if the rules accept it after the current log.
@@ -703,11 +710,6 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
                                                           "there is no entry {seq}; the log has {count} entries"),
                                                       seq=seq, count=len(entries)))
     log = [json.loads(e.data) for e in entries]
-    if entry == log[seq - 1]:  # nothing to change: not written, not listed as a correction
-        from ..words import describe
-
-        raise _refuse(session, game, version, N_("entry {seq} is already {what}; nothing was changed"),
-                      seq=seq, what=describe(entry))
     new_log = log[: seq - 1] + [entry] + log[seq:]
     try:
         loaded = _from_log(session, game, new_log)

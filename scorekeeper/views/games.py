@@ -17,7 +17,7 @@ from ..i18n import gettext as _
 from ..i18n import ngettext, translated
 from ..models import Game
 from ..rules import GAMES, find_game
-from ..rules.base import RecordError
+from ..rules.base import N_, RecordError
 from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
 from ..words import GAME_ALIASES, describe, game_title, in_setup_words
@@ -366,8 +366,12 @@ def correct(game_id: int, seq: int):
         try:
             if not done:
                 new = forms.entry_from_form(request.form)
-                service.correct(session, game, seq, new, forms.form_version(request.form),
-                                entered_by=current_user.id, once_token=token)
+                version = forms.form_version(request.form)
+                if version == game.version and new == service.entry_at(session, game, seq):
+                    # Sent unchanged: not written, and not listed as a correction.
+                    raise service.Refused(N_("entry {seq} is already {what}; nothing was changed"),
+                                          seq=seq, what=describe(new))
+                service.correct(session, game, seq, new, version, entered_by=current_user.id, once_token=token)
         except service.Stale as err:
             session.rollback()
             try:  # taken by this same form's first sending (a double tap): done, not stale

@@ -166,7 +166,7 @@ def test_any_sequence_of_entries_undos_redos_and_corrections_keeps_the_snapshot_
     auth.register()
     rnd = random.Random(seed)
     turns = mitchi_turns(40)
-    with app.app_context():
+    with app.test_request_context():  # as in a request: a refusal describes an entry in words
         session = get_session()
         game = service.create_game(session, owner(session), "mitchi", ["Ann", "Ben", "Cat"],
                                    {"point_limit": 1000}, [{"type": "start", "player": "Ann"}])
@@ -185,8 +185,13 @@ def test_any_sequence_of_entries_undos_redos_and_corrections_keeps_the_snapshot_
                 elif action == "redo":
                     service.redo(session, game, game.version)
                 elif action == "correct" and length > 1:
-                    seq = rnd.randrange(2, length + 1)  # the same entry again: the log stays legal
-                    service.correct(session, game, seq, turns[seq - 2], game.version)
+                    # A turn's rolls 1 <-> 2: legal for a round's first turn (it sets the roll
+                    # limit), and for a later one when that limit is 2; else refused. A tie-break
+                    # roll sent as it is: "already that", refused.
+                    seq = rnd.randrange(2, length + 1)
+                    now = json.loads(service.active_entries(session, game)[seq - 1].data)
+                    new = {**now, "rolls": 3 - now["rolls"]} if "rolls" in now else now
+                    service.correct(session, game, seq, new, game.version)
             except service.Refused:
                 session.rollback()
             check_against_replay(session, game)
