@@ -383,9 +383,9 @@ def correct(game_id: int, seq: int):
         except (service.Refused, forms.BadForm) as err:
             error, status = translated(err), 422
         if error is None:  # done, or done by the first of two taps: the same answer, said once
-            done = _("Entry %(seq)s corrected.", seq=seq)
-            if done not in (text for _category, text in flask_session.get("_flashes", ())):
-                flash(done)
+            said = _("Entry %(seq)s corrected.", seq=seq)
+            if said not in (text for _category, text in flask_session.get("_flashes", ())):
+                flash(said)
             return redirect(url_for("games.play", game_id=game.id), 303)
         session.rollback()
         session.refresh(game)

@@ -7,6 +7,7 @@ from flask_login import current_user, login_required
 from flask_babel import gettext as _
 from markupsafe import Markup
 
+from .. import forms
 from ..db import get_session
 from ..models import Group, User
 from ..services import groups, once
@@ -29,9 +30,10 @@ def posted_group_id() -> int | None:
     raw = request.form.get("group")
     if raw is None:
         return None
-    if not raw.isascii() or not raw.isdigit() or len(raw) > 10:
+    group_id = forms.database_id(raw)
+    if group_id is None:
         abort(404)
-    return int(raw)
+    return group_id
 
 
 def form_group():

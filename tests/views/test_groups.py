@@ -375,7 +375,7 @@ def test_group_forms_act_in_the_group_their_page_showed(app, client, auth):
     Auth(eve).register("eve")
     for url, data in (("/groups/rename", {"name": "Mine now"}), ("/groups/invites", {}),
                       ("/settings", {"timezone": "Asia/Tokyo"})):
-        for group in (first, "99999"):
+        for group in (first, "99999", "0", "x", "4294967296"):
             assert eve.post(url, data={**data, "group": group}).status_code == 404, (url, group)
     with Session(engine) as s:
         assert s.get(Group, int(first)).name == "Friday dice"
