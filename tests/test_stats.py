@@ -115,7 +115,7 @@ def test_mia_log_says_claim_cup_and_lives():
     # read "Ben lost 1 life in round 1" as if nobody else had).
     losses = [r["lives_lost"] for r in summary["rounds"] if r.get("lives_lost")]
     assert losses == [1] * len(losses) and len(losses) == 3
-    assert {"title": "Heaviest loss", "text": "Ben lost 1 life in round 1 (also in 2 other rounds)"} in view.highlights
+    assert {"title": "Heaviest loss", "text": "Ben lost 1 life in round 1; 2 other rounds equalled it"} in view.highlights
     record, summary = golden("mia/mia-7-winner-gains-life")  # one round lost more than the others
     view = hist.game_summary(row(record), summary)
     assert {"title": "Heaviest loss", "text": "Ann lost 2 lives in round 1"} in view.highlights

@@ -371,7 +371,8 @@ def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
     def also(text: str, others: int) -> str:
         if not others:
             return text
-        return ngettext("%(said)s (also in %(num)d other round)", "%(said)s (also in %(num)d other rounds)",
+        # not "(also in 2 other rounds)": that read as if the same player had (found by a review)
+        return ngettext("%(said)s; %(num)d other round equalled it", "%(said)s; %(num)d other rounds equalled it",
                         others, said=text)
 
     if game == "mitchi":

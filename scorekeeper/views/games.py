@@ -386,7 +386,9 @@ def correct(game_id: int, seq: int):
             said = _("Entry %(seq)s corrected.", seq=seq)
             if said not in (text for _category, text in flask_session.get("_flashes", ())):
                 flash(said)
-            return redirect(url_for("games.play", game_id=game.id), 303)
+            # back in the mode the correction was made in (Mia's quick entry stays quick)
+            mode = "quick" if request.form.get("mode") == "quick" else None
+            return redirect(url_for("games.play", game_id=game.id, mode=mode), 303)
         session.rollback()
         session.refresh(game)
     loaded = service.load(session, game)

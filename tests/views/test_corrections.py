@@ -229,3 +229,17 @@ def test_a_correction_to_what_the_entry_already_is_changes_nothing(client, auth)
     assert r.status_code == 422 and "Entry 3 is already Ben passes" in page and "nothing was changed" in page
     assert "history" not in table.record() or table.record()["history"] == []
     assert "corrected" not in client.get(f"/games/{table.game}/log").data.decode()
+
+
+def test_a_quick_entry_correction_goes_back_to_quick_entry(client, auth):
+    """Mia's quick entry stays quick after a correction made in it, and the correction page's way
+    back keeps it too (both went back to the full trail; found by a review)."""
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
+    table.quick("Ann", "Ben", 54, (3, 1))
+    page = correction_page(client, table.game, 2)
+    assert f'href="/games/{table.game}?mode=quick">Back to the game' in page
+    r = correct(client, table.game, 2, table.version, type="challenge", player="Ben", owner="Ann", announced=54,
+                cup_0=6, cup_1=5, mode="quick")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{table.game}?mode=quick")
+    assert "Who was the challenged cup owner?" in client.get(r.headers["Location"]).data.decode()
