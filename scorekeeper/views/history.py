@@ -16,7 +16,7 @@ from ..rules import GAMES
 from ..services import history as hist
 from ..services.games import RESTORE_DAYS
 from ..services.groups import current_group
-from ..services import transfer
+from ..services import groups, transfer
 from ..web import limiter
 from .games import owned
 from .groups import form_group
@@ -132,12 +132,26 @@ def game_csv(game_id: int):
                     headers={"Content-Disposition": f'attachment; filename="{game.game}-{game.id}.csv"'})
 
 
+def _asked_group_id() -> int:
+    """The group a link's ``?group=`` names, if the account is a member (404 if not), else the
+    current group's id. Reading a group does not make it the current one."""
+    raw = request.args.get("group")
+    if raw is None:
+        return current_group().id
+    group_id = forms.database_id(raw)
+    if group_id is None or groups.membership(get_session(), current_user.id, group_id) is None:
+        abort(404)
+    return group_id
+
+
 @bp.route("/export")
 @login_required
 def export():
     """Every game of the group: ``?format=json`` (a list of game records) or ``zip``
-    (that list, one CSV of every round, and one record file per game)."""
-    group_id = current_group().id
+    (that list, one CSV of every round, and one record file per game). ``?group=`` names the
+    group the page with the link showed (another tab may have switched groups since); a group
+    the account is not in is a 404. Without it, the current group."""
+    group_id = _asked_group_id()
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
     # The body is read on a session of its own, closed when it ends or the client goes away
     # (services/transfer.py: stream); the request's session is closed as the view returns.

@@ -120,3 +120,33 @@ def test_removed_and_practice_games_are_not_exported(client, auth, fmt):
     if fmt == "zip":
         body = zipfile.ZipFile(io.BytesIO(body)).read("games.json")
     assert json.loads(body) == [client.get(f"/games/{kept}/record.json").json]
+
+
+def test_export_link_exports_the_group_its_page_showed(app, client, auth):
+    """The export links (games list, settings) name the group the list showed: after another tab switched
+    groups, they still export that group's games, not the other's (found by a review); a group
+    the account is not in, or no id at all, is a 404 and exports nothing."""
+    import re
+
+    auth.register("ann")
+    upload(client, [golden("mitchi/mitchi-11-shared-win-zero")])
+    links = [link for page in ("/", "/settings")
+             for link in re.findall(r'href="(/export\?[^"]+)"', client.get(page).data.decode())]
+    assert len(links) == 3 and all("group=" in link for link in links), links
+    client.post("/groups/new", data={"name": "Work"})  # another tab: an empty group, now current
+    for link in links:
+        link = link.replace("&amp;", "&")
+        r = client.get(link)
+        assert r.status_code == 200, link
+        if "format=zip" in link:
+            assert len(json.loads(zipfile.ZipFile(io.BytesIO(r.data)).read("games.json"))) == 1
+        else:
+            assert len(json.loads(r.data)) == 1
+    assert json.loads(client.get("/export?format=json").data) == []  # no group named: the current one
+    json_link = next(link for link in links if "format=json" in link).replace("&amp;", "&")
+    assert "Group: Work" in client.get("/groups").data.decode()  # exporting switched nothing
+    eve = app.test_client()
+    type(auth)(eve).register("eve")
+    assert eve.get(json_link).status_code == 404
+    for bad in ("0", "x", "99999", "4294967296"):
+        assert client.get(f"/export?format=json&group={bad}").status_code == 404, bad
