@@ -104,3 +104,31 @@ def test_the_bidding_s_choices_under_eight_names_are_in_view(page: Page, live_se
         box = page.get_by_role("button", name=name, exact=True).bounding_box()
         assert 0 <= box["y"] and box["y"] + box["height"] <= 844, (name, box)
     assert in_view(page, "#panel .now")
+
+
+def test_undo_is_under_the_pad_in_view_after_each_tap(page: Page, live_server: str):
+    """Six at the table, a 390x844 phone: after a turn, and after a tie-break roll, Undo (and after
+    an undo, Redo) is on the screen under the pad. It was under the scores and the last entries,
+    two scrolls down, when a wrong tap is to be taken back at once (found by a review)."""
+    from .test_mitchi_browser import turn
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    register(page, live_server)
+    set_up(page, live_server, "mitchi", ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"])
+    for a, b, rolls in ((3, 4, 3), (6, 5, 2)):
+        with swapped(page):
+            turn(page, a, b, rolls)
+    undo = page.locator(".undo-redo button")
+    expect(undo).to_have_accessible_name("Undo: Ben: 6-5 in 2")
+    assert in_view(page, ".undo-redo button"), "Undo is below the fold after a turn"
+    with swapped(page):
+        undo.click()
+    expect(undo.first).to_have_accessible_name("Redo: Ben: 6-5 in 2")
+    assert in_view(page, ".undo-redo button"), "Redo and Undo are below the fold after an undo"
+    with swapped(page):
+        undo.first.click()
+    for a, b in ((4, 3), (6, 5), (6, 5), (6, 5)):  # Cat ties Ann's 4-3: a tie-break
+        with swapped(page):
+            turn(page, a, b, 1)
+    expect(page.locator("#panel")).to_contain_text("Tie-break")
+    assert in_view(page, ".undo-redo button"), "Undo is below the fold in a tie-break"
