@@ -44,7 +44,7 @@ def test_outcome_and_next_action_in_view(page: Page, live_server: str):
     expect(live).to_contain_text("Round 2")
     expect(panel.locator(".strip")).to_contain_text("Cat out")
 
-    # Undo, at the bottom of the page: the game as it stands is back in view.
+    # Scrolled to the bottom, then Undo: the game as it stands is back in view.
     page.mouse.wheel(0, 3000)
     with swapped(page):
         page.get_by_role("button", name="Undo", exact=False).click()
