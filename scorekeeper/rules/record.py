@@ -171,6 +171,21 @@ def build(record: Any) -> GameState:
     return apply_entries(new_state(header), record["entries"])
 
 
+def entry_rounds(record: Any) -> list[int]:
+    """The round each of a record's entries was made in, as a list as long as its entries:
+    ``k`` when ``k - 1`` rounds were over before it (the replay's ``rounds``, counted;
+    docs/game-record.md §Replay). The entries before the first round (who starts) count as
+    round 1, a round's tie-break or roll-off as that round. Raises :class:`ReplayError` as
+    :func:`build` does."""
+    header = load_header(record)
+    state = new_state(header)
+    rounds = []
+    for number, entry in enumerate(record["entries"], start=1):
+        rounds.append(state.rounds_played + 1)
+        apply_entries(state, [entry], start=number)
+    return rounds
+
+
 def replay(record: Any) -> dict:
     """Replay a record and return the verdict (docs/game-record.md §Replay)."""
     return build(record).summary()

@@ -152,6 +152,11 @@ def replay(game: Game, log: list[dict]) -> GameState:
     return records.build(records.make_record(game.game, json.loads(game.players), json.loads(game.options), log))
 
 
+def entry_rounds(game: Game, log: list[dict]) -> list[int]:
+    """The round each entry of ``log`` was made in (:func:`scorekeeper.rules.record.entry_rounds`)."""
+    return records.entry_rounds(records.make_record(game.game, json.loads(game.players), json.loads(game.options), log))
+
+
 def _from_log(session: Session, game: Game, log: list[dict]) -> Loaded:
     state = replay(game, log)
     players = json.loads(game.players)

@@ -426,5 +426,5 @@ def log(game_id: int):
     game = owned(game_id)
     session = get_session()
     loaded = service.load(session, game)
-    return render_template("games/log.html", loaded=loaded, game=game,
+    return render_template("games/log.html", loaded=loaded, game=game, rounds=service.entry_rounds(game, loaded.log),
                            history=service.changes(session, game), loads=json.loads)
