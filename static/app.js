@@ -20,12 +20,14 @@
     var area = document.querySelector("#panel .send-error") || document.getElementById("messages");
     if (!area) return;
     area.innerHTML = "";
+    // The panel's refusal of an earlier tap is not about this one
+    document.querySelectorAll("#panel > .msg[role=alert]").forEach(function (el) { el.remove(); });
     var p = document.createElement("p");
     p.className = "msg error";
     p.setAttribute("role", "alert");
     p.textContent = text;
     area.appendChild(p);
-    if (p.scrollIntoView) p.scrollIntoView({ block: "center" });
+    if (p.scrollIntoView) p.scrollIntoView({ block: "nearest" });  // the least scroll: the tapped control stays in view
   }
 
   // 24-hour time in the group's time zone (the account setting), as the rest of the app shows it.
@@ -236,13 +238,13 @@
     showOffline(!navigator.onLine);
     if (isPoll(e)) return;
     unsent = true;
-    say(words("offline", "No answer: no connection. Your entry is still selected: tap again to send it (if it did arrive, it still counts once)."));
+    say(words("offline", "No answer: no connection. Tap again to send the entry; dice you picked stay picked (if it did arrive, it still counts once)."));
   });
   document.addEventListener("htmx:responseError", function (e) {
     if (isPoll(e)) return;
     if (e.detail.xhr && e.detail.xhr.status >= 500) {
       unsent = true;
-      say(words("server", "Not recorded: the server had a problem ({status}). Your entry is still selected; tap again.")
+      say(words("server", "Not recorded: the server had a problem ({status}). Tap again; dice you picked stay picked.")
         .replace("{status}", e.detail.xhr.status));
     }
   });

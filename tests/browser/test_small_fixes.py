@@ -114,3 +114,40 @@ def test_the_players_table_fits_a_small_phone_in_english_and_german(page: Page, 
         assert page.locator("html").get_attribute("lang") == language
         assert page.locator("td.num small").count() == 3
         assert fits(page), (width, language, spills(page))
+
+
+def test_an_offline_tap_replaces_the_last_refusal_and_stays_in_view(page: Page, live_server: str):
+    """A refused entry (a die of 9, typed into the page), then a tap with no connection: the new
+    message took its place beside the old refusal, two red boxes at once, and the page scrolled
+    the message to the middle, taking the tapped button off the screen (found by a review)."""
+    from playwright.sync_api import expect
+
+    from .conftest import set_up, swapped
+    from .test_mia_browser import announce
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    register(page, live_server)
+    set_up(page, live_server, "mia", ["Ann", "Ben", "Cat", "Dan"], starter=0)
+    announce(page, "42")
+    first = page.locator("fieldset", has_text="first die")
+    first.evaluate("f => f.querySelectorAll('input').forEach(i => { i.value = '9'; })")
+    first.locator("label").nth(0).click()
+    with swapped(page):
+        page.locator("fieldset", has_text="Second die").get_by_role("button").nth(0).click()
+    alerts = page.locator("#panel .msg[role=alert]")
+    expect(alerts).to_have_count(1)
+    expect(alerts).to_contain_text("not 9")
+    higher = page.locator("fieldset", has_text="announce higher").get_by_role("button", name="43", exact=True)
+    higher.scroll_into_view_if_needed()
+    page.evaluate("dy => window.scrollBy(0, dy)", higher.bounding_box()["y"] - 400)  # as the review had it
+    page.wait_for_timeout(700)  # past the guard against taps as the screen changes
+    page.context.set_offline(True)
+    higher.click()
+    expect(alerts).to_have_count(1)
+    expect(alerts).to_contain_text("No answer: no connection. Tap again to send the entry")
+    # the message scrolls (smoothly) into view: wait until it is there and the page has settled
+    page.wait_for_function("""() => { const r = document.querySelector('#panel .msg[role=alert]').getBoundingClientRect();
+                                      const y = scrollY; return r.top >= 0 && new Promise(ok => setTimeout(() => ok(scrollY === y), 300)); }""")
+    box = higher.bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844, f"the tapped button left the screen: {box}"
+    page.context.set_offline(False)
