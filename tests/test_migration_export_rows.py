@@ -70,3 +70,36 @@ def test_export_rows_migration_goes_back_down(old_database):  # noqa: F811
         names = set(engine.dialect.get_table_names(conn))
     engine.dispose()
     assert "export_state" not in names and "export_round" not in names and "game_figures" in names
+
+
+def test_mia_trail_migration_writes_mia_rounds_again(old_database):  # noqa: F811
+    """Migration ``mia_trail`` (0019): the Mia games' stored rounds, written before Mia's rows
+    named who announced, passed or was out, are written again from their logs (the export and
+    a game's own CSV then agree); other games' rounds are left as they are."""
+    url = old_database
+    good, _ = goldens()
+    _fill_at_ratelimit(url, good)
+    migrate(url, "removal")
+    engine = create_engine(url)
+    with engine.begin() as conn:  # as the code before wrote them: here, a stand-in text
+        kinds = dict(conn.execute(text("SELECT id, game FROM game")).all())
+        conn.execute(text("UPDATE export_round SET cells = :old"), {"old": '[1, ["old"]]'})
+    migrate(url, "mia_trail")
+    with engine.connect() as conn:
+        texts: dict[int, list[str]] = {}
+        for g, cells in conn.execute(text("SELECT game_id, cells FROM export_round ORDER BY game_id, position")):
+            texts.setdefault(g, []).append(cells)
+        marks = {g: (v, r, n) for g, v, r, n in conn.execute(text("SELECT game_id, version, rules, rounds "
+                                                                  "FROM export_state"))}
+    engine.dispose()
+    mia_rounds = 0
+    for gid, record in enumerate(good, start=1):
+        if kinds[gid] != "mia":
+            assert set(texts.get(gid, [])) <= {'[1, ["old"]]'}, gid  # untouched
+            continue
+        options = records.load_header(record).options if record.get("format") else record.get("options", {})
+        want = export_rows.round_cells("mia", record["players"], options, records.replay(record)["rounds"])
+        assert texts.get(gid, []) == want
+        assert marks[gid] == (len(record["entries"]) + 1, RULES_VERSION, len(want))
+        mia_rounds += len(want)
+    assert mia_rounds > 20

@@ -222,6 +222,7 @@ class Round:
     rolloff: bool = False
     scores: dict | None = None  # lives after the round, seat order
     bonus: dict | None = None  # bonus points after the round (bonus-points scoring)
+    trail: tuple = ()  # the round's announcements and passes, in order: (type, player, value)
 
     @property
     def cup(self) -> int:
@@ -234,8 +235,9 @@ class Round:
 
     def as_dict(self) -> dict:
         """docs/game-record.md §Replay round keys, plus ``winner``, ``lives_gained``, ``mia`` (rule 5),
-        ``scores`` (lives after the round) and ``bonus`` (bonus-points scoring);
-        ``quick`` / ``rolloff`` only when true."""
+        ``scores`` (lives after the round), ``bonus`` (bonus-points scoring) and ``trail`` (the
+        round's ``announce`` and ``pass`` entries in order, ``{"type", "player", "value"}``; empty
+        for a quick entry); ``quick`` / ``rolloff`` only when true."""
         out = {
             "number": self.number,
             "owner": self.owner,
@@ -251,6 +253,7 @@ class Round:
         }
         if self.bonus is not None:
             out["bonus"] = dict(self.bonus)
+        out["trail"] = [{"type": kind, "player": player, "value": value} for kind, player, value in self.trail]
         if self.quick:
             out["quick"] = True
         if self.rolloff:
@@ -721,7 +724,7 @@ class Mia(GameState):
             self.rounds.append(
                 Round(self.round_number, owner, challenger, announced, dice, loser, winner, 0,
                       quick=quick, rolloff=True, scores=dict(self.lives),
-                      bonus=dict(self.bonus) if self.bonus is not None else None)
+                      bonus=dict(self.bonus) if self.bonus is not None else None, trail=self._trail())
             )
             self.rolloff_pair_wins.append(winner)
             if len(self.rolloff_pair_wins) == 2:
@@ -743,7 +746,8 @@ class Mia(GameState):
             self.bonus[winner] += 1
         self.rounds.append(
             Round(self.round_number, owner, challenger, announced, dice, loser, winner, lost, gained, quick,
-                  scores=dict(self.lives), bonus=dict(self.bonus) if self.bonus is not None else None)
+                  scores=dict(self.lives), bonus=dict(self.bonus) if self.bonus is not None else None,
+                  trail=self._trail())
         )
         if self._game_end():
             return
@@ -754,6 +758,10 @@ class Mia(GameState):
         self._new_round(starter)
         if self.options["mia_reverses"] and announced == MIA:
             self.may_reverse = winner
+
+    def _trail(self) -> tuple:
+        """This round's announcements and passes, for its :class:`Round`."""
+        return tuple((e["type"], e["player"], e["value"]) for e in self.round_log)
 
     def _game_end(self) -> bool:
         """Rules 7 and 8: end the game, or start the roll-off; True when no ordinary round follows."""

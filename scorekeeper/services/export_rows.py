@@ -27,7 +27,7 @@ import io
 import json
 from datetime import timezone
 
-from sqlalchemy import ColumnElement, Update, bindparam, delete, insert, select
+from sqlalchemy import ColumnElement, Update, bindparam, delete, insert, select, text
 from sqlmodel import Session
 
 from ..models import ExportRound, ExportState, Game
@@ -65,7 +65,7 @@ def round_text(game: str, players: list[str], options: dict, rnd: dict, before: 
 
     seats = []
     for p in players:
-        action, detail = _csv_cells(game, rnd, p, options)
+        action, detail = _csv_cells(game, rnd, p, options, before[p])
         after = rnd["scores"][p]
         seats.append(line([csv_cell(action), csv_cell(detail), after - before[p], after]))
     return json.dumps([rnd["number"], seats], ensure_ascii=False)
@@ -144,6 +144,34 @@ def store(session: Session, game: Game, state: GameState, marked: bool | None = 
     conn.execute(_ADD, [{"b_game": game.id, "b_position": stored + i, "b_cells": t}
                         for i, t in enumerate(texts, start=1)])
     conn.execute(_MOVE, {"b_game": game.id, "b_version": game.version, "b_rounds": played})
+
+
+def fill_from_logs(conn, game: str | None = None) -> None:
+    """Write the stored rounds of every game (``game``: of that kind only) again from its log,
+    one replay each, at its version and the current rules version: what a migration does when
+    the rows' cells change. A log the rules refuse gets none (the export replays, and refuses,
+    it). ``conn``: a Core connection in a transaction (a migration's ``op.get_bind()``)."""
+    from ..rules import record as records
+
+    query = "SELECT id, game, players, options, version FROM game"
+    games = conn.execute(text(query + (" WHERE game = :kind" if game else "") + " ORDER BY id"),
+                         {"kind": game} if game else {}).all()
+    for game_id, kind, players, options, version in games:
+        conn.execute(delete(_ROUND).where(_ROUND.c.game_id == game_id))
+        conn.execute(delete(_STATE).where(_STATE.c.game_id == game_id))
+        log = [json.loads(d) for (d,) in conn.execute(
+            text("SELECT data FROM entry WHERE game_id = :g AND status = 'active' ORDER BY seq"), {"g": game_id})]
+        names, opts = json.loads(players), json.loads(options)
+        try:
+            summary = records.replay(records.make_record(kind, names, opts, log))
+        except records.ReplayError:  # a log the rules refuse now: nothing stored
+            continue
+        texts = round_cells(kind, names, opts, summary["rounds"])
+        conn.execute(insert(_STATE), [{"game_id": game_id, "version": version, "rules": RULES_VERSION,
+                                       "rounds": len(texts)}])
+        if texts:
+            conn.execute(insert(_ROUND), [{"game_id": game_id, "position": i, "cells": t}
+                                          for i, t in enumerate(texts, start=1)])
 
 
 def insert_many(session: Session, games: list[tuple[int, str, list[str], dict, list[dict]]]) -> None:

@@ -689,9 +689,11 @@ def csv_rows(game: Game, summary: dict) -> list[dict]:
     """One row per player per finished round: ``{column: value}`` with :data:`CSV_COLUMNS`.
 
     ``action``: Mitchi ``took pot`` / ``tie-break`` / ``played``; Mia ``cup owner`` /
-    ``challenger`` / ``watched``; Mice and Men ``ran`` / ``showdown`` / ``survivor``.
-    ``detail``: the hand(s), the claim and cup, the bidding and dice. ``change`` is what
-    the round did to the score (0 is written, never left empty).
+    ``challenger`` / ``rolled`` (announced, but neither of them) / ``passed`` (passed only) /
+    ``watched`` / ``out`` (no lives left before the round); Mice and Men ``ran`` / ``showdown`` / ``survivor``.
+    ``detail``: the hand(s); Mia's announcements and passes, then the claim and cup; the
+    bidding and dice. ``change`` is what the round did to the score (0 is written, never left
+    empty).
     """
     players, options = json.loads(game.players), json.loads(game.options)
     series = score_series(game.game, players, options, summary)
@@ -700,14 +702,16 @@ def csv_rows(game: Game, summary: dict) -> list[dict]:
     for i, rnd in enumerate(summary["rounds"], start=1):
         changes = round_changes(series, i)
         for seat, p in enumerate(players):
-            action, detail = _csv_cells(game.game, rnd, p, options)
+            action, detail = _csv_cells(game.game, rnd, p, options, series[p][i - 1])
             rows.append({"game_id": game.id, "game": game.game, "played_at": played, "round": rnd["number"],
                          "seat": seat + 1, "player": p, "action": action, "detail": detail,
                          "change": changes.get(p, 0), "score_after": series[p][i]})
     return rows
 
 
-def _csv_cells(game: str, rnd: dict, p: str, options: dict) -> tuple[str, str]:
+def _csv_cells(game: str, rnd: dict, p: str, options: dict, before: int) -> tuple[str, str]:
+    """The ``action`` and ``detail`` cells of seat ``p`` in finished round ``rnd`` (an engine's
+    round dict), ``before``: the seat's score before the round (:func:`csv_rows`)."""
     if game == "mitchi":
         hands = [f"{hand_name(t['hand'])} in {t['rolls']}" for t in rnd.get("turns", []) if t["player"] == p]
         tbs = [hand_name(h["hand"]) for tb in rnd.get("tie_breaks", []) for h in tb["hands"] if h["player"] == p]
@@ -716,11 +720,18 @@ def _csv_cells(game: str, rnd: dict, p: str, options: dict) -> tuple[str, str]:
         return action, detail
     if game == "mia":
         order = options.get("order", "standard")
+        said = [(f"announced {value_label(t['value'], order)}" if t["type"] == "announce" else
+                 f"passed {value_label(t['value'], order)}" if t["value"] is not None else "passed")
+                for t in rnd.get("trail", []) if t["player"] == p]
         if p == rnd["owner"]:
-            return "cup owner", f"claimed {value_label(rnd['announced'], order)}, cup {value_label(rnd['cup'], order)}"
+            said.append(f"claimed {value_label(rnd['announced'], order)}, cup {value_label(rnd['cup'], order)}")
+            return "cup owner", "; ".join(said)
         if p == rnd["challenger"]:
-            return "challenger", f"challenged {value_label(rnd['announced'], order)}, cup {value_label(rnd['cup'], order)}"
-        return "watched", ""
+            said.append(f"challenged {value_label(rnd['announced'], order)}, cup {value_label(rnd['cup'], order)}")
+            return "challenger", "; ".join(said)
+        if said:
+            return ("rolled" if any(t.startswith("announced") for t in said) else "passed"), "; ".join(said)
+        return ("out" if before == 0 else "watched"), ""
     moves = [a["action"] + (f" {a['penalty']}" if a["action"] in ("open", "lead") else "")
              for a in rnd.get("bidding", []) if a["player"] == p]
     shown = [str(r["score"]) for r in rnd.get("reveals", []) if r["player"] == p]

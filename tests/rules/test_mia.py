@@ -239,7 +239,8 @@ def test_state_through_a_round():
     assert g.lives == {A: 3, B: 2, C: 3}
     assert [r.as_dict() for r in g.rounds] == [
         {"number": 1, "owner": B, "challenger": C, "announced": 42, "cup": 31, "loser": B, "winner": C,
-         "lives_lost": 1, "lives_gained": 0, "mia": False, "scores": {A: 3, B: 2, C: 3}},
+         "lives_lost": 1, "lives_gained": 0, "mia": False, "scores": {A: 3, B: 2, C: 3},
+         "trail": [{"type": "announce", "player": A, "value": 42}, {"type": "pass", "player": B, "value": None}]},
     ]
     assert (g.round_number, g.cup_owner, g.to_act, g.claim, g.round_log) == (2, B, B, None, [])
 

@@ -438,3 +438,32 @@ def test_whole_log_heads_each_round(client, auth, name, heads):
     entries = len(golden(name)["entries"])
     assert page.count("<li>") - page.count("<li>entry ") == entries  # none lost, none twice
     assert re.findall(r'/games/\d+/entries/(\d+)', page) == [str(n) for n in range(1, entries + 1)]
+
+
+@pytest.mark.parametrize("name, want", [
+    # Ann announced and passed back raising, Cat passed only; the owner and the challenger keep
+    # their claim and cup after what they did before
+    ("mia/mia-4-may-pass-raise", [("1", "Ann", "rolled", "announced 42; passed 51"),
+                                  ("1", "Ben", "cup owner", "passed; passed; claimed 51, cup 61"),
+                                  ("1", "Cat", "challenger", "passed; challenged 51, cup 61")]),
+    ("mia/mia-4-may-pass-challenge", [("1", "Cat", "passed", "passed")]),
+    # a player with no lives left is out, not watching
+    ("mia/mia-5-skip-eliminated-game-end", [("1", "Cat", "watched", ""), ("2", "Ben", "out", ""),
+                                            ("3", "Cat", "out", "")]),
+])
+def test_mia_csv_says_who_announced_passed_and_was_out(client, auth, name, want):
+    """A Mia round's CSV rows named the cup owner and the challenger only: a player who had
+    announced or passed before them, or who was out of lives, was "watched" (found by a review).
+    The game's CSV and the export's games.csv (stored rounds) say the same."""
+    import csv as csvlib
+
+    auth.register()
+    upload(client, golden(name))
+    gid = game_ids(client)[0]
+    own = list(csvlib.DictReader(io.StringIO(client.get(f"/games/{gid}.csv").data.decode().lstrip("\ufeff"))))
+    got = {(r["round"], r["player"]): (r["action"], r["detail"]) for r in own}
+    for rnd, player, action, detail in want:
+        assert got[(rnd, player)] == (action, detail), (rnd, player)
+    z = zipfile.ZipFile(io.BytesIO(client.get("/export?format=zip").data))
+    exported = list(csvlib.DictReader(io.StringIO(z.read("games.csv").decode().lstrip("\ufeff"))))
+    assert exported == own
