@@ -396,7 +396,7 @@ class MiceAndMen(GameState):
             return Phrase(N_("it is {player}'s choice at penalty {penalty}: run, join, "
                              "or announce a lead of {lead} or more"),
                           player=rnd.to_act, penalty=rnd.penalty, lead=rnd.penalty + 1)
-        return Phrase(N_("the showdown: a reveal of three dice by {players}"), players=join_names(rnd.to_reveal))
+        return Phrase(N_("the showdown is on: a reveal of three dice by {players}"), players=join_names(rnd.to_reveal))
 
     # --- entries ---------------------------------------------------------------
 
