@@ -3,7 +3,7 @@
   "use strict";
   var banner;
 
-  // An event of the live poll's request (htmx 2 fires beforeSwap on the panel: ask the request).
+  // An event of the live poll's request (htmx 2 fires beforeSwap on the panel).
   function isPoll(e) {
     var d = e.detail || {}, elt = (d.requestConfig && d.requestConfig.elt) || d.elt;
     return !!(elt && elt.hasAttribute && elt.hasAttribute("data-poll"));
@@ -16,21 +16,34 @@
     document.documentElement.classList.toggle("is-offline", off);
   }
 
+  // The control last tapped: kept on the screen by a message about it
+  var tapped = null;
+  document.addEventListener("click", function (e) { tapped = e.target.closest && e.target.closest("button, label"); }, true);
   function say(text) {
     var area = document.querySelector("#panel .send-error") || document.getElementById("messages");
     if (!area) return;
+    var before = tapped && tapped.isConnected ? tapped.getBoundingClientRect().top : null;
     area.innerHTML = "";
-    // The panel's refusal of an earlier tap is not about this one
+    // (the refusal of an earlier tap goes)
     document.querySelectorAll("#panel > .msg[role=alert]").forEach(function (el) { el.remove(); });
     var p = document.createElement("p");
     p.className = "msg error";
     p.setAttribute("role", "alert");
     p.textContent = text;
     area.appendChild(p);
-    if (p.scrollIntoView) p.scrollIntoView({ block: "nearest" });  // the least scroll: the tapped control stays in view
+    // Below the offline banner; the tapped control kept in place, or on the screen if it fits
+    var top = banner && !banner.hidden ? banner.getBoundingClientRect().bottom : 0;
+    var r = p.getBoundingClientRect(), dy = 0;
+    if (before !== null) {
+      var c = tapped.getBoundingClientRect();
+      dy = Math.min(c.top - before, r.top - top);
+      if (c.bottom - dy > window.innerHeight) dy = Math.min(c.bottom - window.innerHeight, r.top - top);
+    }
+    if (r.top - dy < top || r.bottom - dy > window.innerHeight) dy = r.top - top;
+    if (dy) window.scrollBy({ top: dy, behavior: "instant" });
   }
 
-  // 24-hour time in the group's time zone (the account setting), as the rest of the app shows it.
+  // 24-hour time in the group's time zone, as elsewhere in the app.
   function clock(date) {
     var options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
     var tz = document.documentElement.getAttribute("data-tz");
@@ -41,7 +54,7 @@
     }
   }
 
-  // Keep this page, as it stands now, for offline use (one copy per address, no extra request).
+  // Keep this page as it stands for offline use (one copy per address, no extra request).
   function keepPage() {
     if (!window.caches || !("serviceWorker" in navigator)) return;
     if (document.body.hasAttribute("data-forget-pages") || navigator.onLine === false) return;
@@ -100,7 +113,7 @@
     if (need > 0 && keep > 0) window.scrollBy({ top: Math.min(need, keep), behavior: "instant" });
   }
   window.addEventListener("DOMContentLoaded", function () {
-    // A page loaded after a correction (or any change without htmx) says what happened too.
+    // A page loaded after a change without htmx (a correction) says what happened too.
     var panel = document.getElementById("panel");
     if (panel && panel.querySelector(".msg")) showOutcome(panel);
   });
@@ -125,7 +138,7 @@
   });
   // A tap then (or while the last one is being sent) is stopped and a note says so.
   var noteTimer;
-  // A sentence in the page's language (a data-say-<key> attribute), else the English one.
+  // A sentence in the page's language (data-say-<key>), else in English.
   function words(key, english) {
     var el = document.querySelector("[data-say-" + key + "]");
     return el ? el.getAttribute("data-say-" + key) : english;
@@ -138,8 +151,8 @@
     clearTimeout(noteTimer);
     noteTimer = setTimeout(function () { el.hidden = true; }, 2500);
   }
-  // The panel's forms take no pointer events during that moment (app.css), so the tap lands on
-  // the panel itself: find the control under the finger to tell a missed tap from a stray one.
+  // The forms take no pointer events then (app.css): the tap lands on the panel; the control
+  // under the finger tells a missed tap from a stray one.
   function controlAt(panel, x, y) {
     return Array.prototype.some.call(panel.querySelectorAll("form button, form label, form input"), function (el) {
       var r = el.getBoundingClientRect();
@@ -151,7 +164,7 @@
     if (!panel || !panel.contains(e.target)) return;
     var busy = panel.querySelector(".htmx-request:not([data-poll])");
     if (!panel.classList.contains("arming") && !busy) return;
-    // A link or control outside the forms (mode, owner, Lead the men) still takes the tap.
+    // A link or control outside the forms (mode, owner, Lead the men) takes the tap.
     if (e.target.closest("a, button, summary, label, input") || !controlAt(panel, e.clientX, e.clientY)) return;
     e.preventDefault();
     e.stopImmediatePropagation();
@@ -161,8 +174,8 @@
            : words("early", "That tap came as the screen changed and was ignored: nothing was recorded. Tap again."));
   }, true);
 
-  // A fold opened by a tap (Mice and Men's "Lead the men") shows what it opened: on a phone its
-  // penalty buttons come out below the screen's edge. A fold open as the panel arrives stays put.
+  // A fold opened by a tap ("Lead the men") shows its penalty buttons, below a phone's edge;
+  // one open as the panel arrives stays put.
   var opening = null;
   document.addEventListener("click", function (e) {
     var summary = e.target.closest && e.target.closest("details.lead > summary");
@@ -233,7 +246,7 @@
     });
   });
 
-  // A live poll that fails (offline, a server restart) only shows the offline banner; the next one retries.
+  // A failed poll only shows the offline banner; the next one retries.
   document.addEventListener("htmx:sendError", function (e) {
     showOffline(!navigator.onLine);
     if (isPoll(e)) return;

@@ -145,9 +145,36 @@ def test_an_offline_tap_replaces_the_last_refusal_and_stays_in_view(page: Page, 
     higher.click()
     expect(alerts).to_have_count(1)
     expect(alerts).to_contain_text("No answer: no connection. Tap again to send the entry")
-    # the message scrolls (smoothly) into view: wait until it is there and the page has settled
-    page.wait_for_function("""() => { const r = document.querySelector('#panel .msg[role=alert]').getBoundingClientRect();
-                                      const y = scrollY; return r.top >= 0 && new Promise(ok => setTimeout(() => ok(scrollY === y), 300)); }""")
-    box = higher.bounding_box()
-    assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844, f"the tapped button left the screen: {box}"
+    assert_message_and_button_in_view(page, higher)
+    page.context.set_offline(False)
+
+
+def assert_message_and_button_in_view(page: Page, button) -> None:
+    """After a send with no connection: the whole message is on the screen below the sticky
+    offline banner (it was under it, found by a review), and the tapped button is on the screen."""
+    page.wait_for_timeout(400)  # any scrolling settled
+    where = page.evaluate("""() => { const m = document.querySelector('#panel .msg[role=alert]').getBoundingClientRect();
+                                     const b = document.getElementById('offline').getBoundingClientRect();
+                                     return [m.top, m.bottom, b.bottom, innerHeight]; }""")
+    assert where[2] > 0, "the offline banner is not shown"
+    assert where[2] <= where[0] and where[1] <= where[3], f"the message is not all in view below the banner: {where}"
+    box = button.bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= where[3], f"the tapped button left the screen: {box}"
+
+
+def test_an_offline_tap_at_the_top_keeps_its_button_in_view(page: Page, live_server: str):
+    """Mitchi on a 390x844 phone, not scrolled: the connection drops and "in 1" is tapped. The
+    banner and the message pushed the button half off the screen (found by a review)."""
+    from .conftest import set_up
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    register(page, live_server)
+    set_up(page, live_server, "mitchi", ["Ann", "Ben", "Cat"])
+    page.wait_for_timeout(700)  # past the guard against taps as the screen changes
+    page.locator("fieldset", has_text="First die").locator("label").nth(3).click()
+    page.locator("fieldset", has_text="Second die").locator("label").nth(2).click()
+    page.context.set_offline(True)
+    button = page.get_by_role("button", name="in 1", exact=True)
+    button.click()
+    assert_message_and_button_in_view(page, button)
     page.context.set_offline(False)
