@@ -81,8 +81,9 @@ def round_cells(game: str, players: list[str], options: dict, rounds: list[dict]
     return out
 
 
-def _write_all(session: Session, game_id: int, version: int, texts: list[str]) -> None:
-    conn = session.connection()
+def _write_all(conn, game_id: int, version: int, texts: list[str]) -> None:
+    """Replace game ``game_id``'s stored rounds by ``texts`` at ``version`` (``conn``: a Core
+    connection in a transaction)."""
     conn.execute(delete(_ROUND).where(_ROUND.c.game_id == game_id))
     conn.execute(delete(_STATE).where(_STATE.c.game_id == game_id))
     conn.execute(insert(_STATE), [{"game_id": game_id, "version": version, "rules": RULES_VERSION,
@@ -118,7 +119,7 @@ def store(session: Session, game: Game, state: GameState, marked: bool | None = 
     played = state.rounds_played
     if not getattr(state.rounds, "dropped", 0):
         players, options = json.loads(game.players), json.loads(game.options)
-        _write_all(session, game.id, game.version,
+        _write_all(session.connection(), game.id, game.version,
                    round_cells(game.game, players, options, state.summary()["rounds"]))
         return
     conn = session.connection()
@@ -157,21 +158,16 @@ def fill_from_logs(conn, game: str | None = None) -> None:
     games = conn.execute(text(query + (" WHERE game = :kind" if game else "") + " ORDER BY id"),
                          {"kind": game} if game else {}).all()
     for game_id, kind, players, options, version in games:
-        conn.execute(delete(_ROUND).where(_ROUND.c.game_id == game_id))
-        conn.execute(delete(_STATE).where(_STATE.c.game_id == game_id))
         log = [json.loads(d) for (d,) in conn.execute(
             text("SELECT data FROM entry WHERE game_id = :g AND status = 'active' ORDER BY seq"), {"g": game_id})]
         names, opts = json.loads(players), json.loads(options)
         try:
             summary = records.replay(records.make_record(kind, names, opts, log))
         except records.ReplayError:  # a log the rules refuse now: nothing stored
+            conn.execute(delete(_ROUND).where(_ROUND.c.game_id == game_id))
+            conn.execute(delete(_STATE).where(_STATE.c.game_id == game_id))
             continue
-        texts = round_cells(kind, names, opts, summary["rounds"])
-        conn.execute(insert(_STATE), [{"game_id": game_id, "version": version, "rules": RULES_VERSION,
-                                       "rounds": len(texts)}])
-        if texts:
-            conn.execute(insert(_ROUND), [{"game_id": game_id, "position": i, "cells": t}
-                                          for i, t in enumerate(texts, start=1)])
+        _write_all(conn, game_id, version, round_cells(kind, names, opts, summary["rounds"]))
 
 
 def insert_many(session: Session, games: list[tuple[int, str, list[str], dict, list[dict]]]) -> None:

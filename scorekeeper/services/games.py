@@ -147,14 +147,18 @@ def _run(session: Session, statement, params: dict):
     return session.connection().execute(statement, params)
 
 
+def _record(game: Game, log: list[dict]) -> dict:
+    return records.make_record(game.game, json.loads(game.players), json.loads(game.options), log)
+
+
 def replay(game: Game, log: list[dict]) -> GameState:
     """The state after ``log``; raise :class:`records.ReplayError` at a refused entry."""
-    return records.build(records.make_record(game.game, json.loads(game.players), json.loads(game.options), log))
+    return records.build(_record(game, log))
 
 
 def entry_rounds(game: Game, log: list[dict]) -> list[int]:
     """The round each entry of ``log`` was made in (:func:`scorekeeper.rules.record.entry_rounds`)."""
-    return records.entry_rounds(records.make_record(game.game, json.loads(game.players), json.loads(game.options), log))
+    return records.entry_rounds(_record(game, log))
 
 
 def _from_log(session: Session, game: Game, log: list[dict]) -> Loaded:
