@@ -9,14 +9,17 @@
     return !!(elt && elt.hasAttribute && elt.hasAttribute("data-poll"));
   }
 
-  function showOffline(off) {
+  // keep: nothing moves as the banner comes or goes (a finger may be on its way)
+  function showOffline(off, keep) {
     if (!banner) banner = document.getElementById("offline");
     if (!banner || document.body.hasAttribute("data-no-banner")) return;
+    var main = document.querySelector("main"), y = main && main.getBoundingClientRect().top;
     banner.hidden = !off;
     document.documentElement.classList.toggle("is-offline", off);
+    if (keep && main) window.scrollBy({ top: main.getBoundingClientRect().top - y, behavior: "instant" });
   }
 
-  // The control last tapped: kept on the screen by a message about it
+  // The control last tapped (a message about it keeps it in view)
   var tapped = null;
   document.addEventListener("click", function (e) { tapped = e.target.closest && e.target.closest("button, label"); }, true);
   function say(text) {
@@ -43,7 +46,7 @@
     if (dy) window.scrollBy({ top: dy, behavior: "instant" });
   }
 
-  // 24-hour time in the group's time zone, as elsewhere in the app.
+  // 24-hour time in the group's time zone.
   function clock(date) {
     var options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
     var tz = document.documentElement.getAttribute("data-tz");
@@ -54,7 +57,7 @@
     }
   }
 
-  // Keep this page as it stands for offline use (one copy per address, no extra request).
+  // Keep this page as it stands for offline use (one copy per address).
   function keepPage() {
     if (!window.caches || !("serviceWorker" in navigator)) return;
     if (document.body.hasAttribute("data-forget-pages") || navigator.onLine === false) return;
@@ -75,11 +78,11 @@
     document.querySelectorAll("input[data-browser-tz]").forEach(function (el) {
       try { el.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* keep the default */ }
     });
-    // On the login page (after logging out): forget the pages kept on this phone.
+    // On the login page (after logging out): forget the pages kept.
     if (document.body.hasAttribute("data-forget-pages") && window.caches) caches.delete("pages-v1");
   });
-  window.addEventListener("online", function () { showOffline(false); });
-  window.addEventListener("offline", function () { showOffline(true); });
+  window.addEventListener("online", function () { showOffline(false, 1); });
+  window.addEventListener("offline", function () { showOffline(true, 1); });
 
   // After an entry, undo or correction: the outcome (the last round's end, a message) and the
   // next action must be in view without scrolling, and read out by the live region.
@@ -88,7 +91,7 @@
     if (live) {
       var parts = [], read = [];
       panel.querySelectorAll(".news, .msg:not([role=alert]), .now").forEach(function (el) {
-        // An outcome inside one already read (the game's end is a .now in a .msg) is read once.
+        // Read once (the game's end is a .now in a .msg).
         if (read.some(function (outer) { return outer.contains(el); })) return;
         read.push(el);
         parts.push(el.textContent.replace(/\s+/g, " ").trim());
@@ -99,7 +102,7 @@
     var now = panel.querySelector(".now") || panel;
     var top = panel.getBoundingClientRect().top;
     if (top < 0 || now.getBoundingClientRect().bottom > window.innerHeight) {
-      panel.scrollIntoView({ block: "start", behavior: "instant" });  // not smooth: in view at once
+      panel.scrollIntoView({ block: "start", behavior: "instant" });
     }
     // The next action's controls too, as far as they fit, keeping the outcome in view.
     var bottom = 0;
@@ -113,7 +116,7 @@
     if (need > 0 && keep > 0) window.scrollBy({ top: Math.min(need, keep), behavior: "instant" });
   }
   window.addEventListener("DOMContentLoaded", function () {
-    // A page loaded after a change without htmx (a correction) says what happened too.
+    // A page loaded after a change without htmx (a correction) too.
     var panel = document.getElementById("panel");
     if (panel && panel.querySelector(".msg")) showOutcome(panel);
   });
@@ -138,7 +141,7 @@
   });
   // A tap then (or while the last one is being sent) is stopped and a note says so.
   var noteTimer;
-  // A sentence in the page's language (data-say-<key>), else in English.
+  // A sentence in the page's language (data-say-<key>), else English.
   function words(key, english) {
     var el = document.querySelector("[data-say-" + key + "]");
     return el ? el.getAttribute("data-say-" + key) : english;
@@ -174,8 +177,7 @@
            : words("early", "That tap came as the screen changed and was ignored: nothing was recorded. Tap again."));
   }, true);
 
-  // A fold opened by a tap ("Lead the men") shows its penalty buttons, below a phone's edge;
-  // one open as the panel arrives stays put.
+  // A fold opened by a tap ("Lead the men") shows its buttons; one open as the panel arrives stays put.
   var opening = null;
   document.addEventListener("click", function (e) {
     var summary = e.target.closest && e.target.closest("details.lead > summary");
@@ -246,9 +248,9 @@
     });
   });
 
-  // A failed poll only shows the offline banner; the next one retries.
+  // A failed poll only shows the banner; the next one retries.
   document.addEventListener("htmx:sendError", function (e) {
-    showOffline(!navigator.onLine);
+    showOffline(!navigator.onLine, 1);
     if (isPoll(e)) return;
     unsent = true;
     say(words("offline", "No answer: no connection. Tap again to send the entry; dice you picked stay picked (if it did arrive, it still counts once)."));
