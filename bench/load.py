@@ -4,8 +4,9 @@ Usage: ``.venv/bin/pip install -e '.[bench]'`` once, then
 ``.venv/bin/python bench/load.py [--seconds 15] [--tables 50] [--backends sqlite,postgres]``.
 
 For each backend (a SQLite file, and a throwaway PostgreSQL server started and
-stopped here), the app runs under gunicorn with 2 workers (``--no-control-socket``),
-on 127.0.0.1 only, next to a 5-line Flask app under the same settings. Locust
+stopped here), the app runs under gunicorn with the settings of ``scorekeeper serve``
+(``scorekeeper.gunicorn_conf``: 2 workers), on 127.0.0.1 only, next to a 5-line Flask app
+under the same settings. Locust
 (headless, bounded in time) runs 50 tables, each recording legal Mitchi turns on
 its own game through the real htmx form:
 
@@ -52,7 +53,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 from live_bench import server_cpu  # noqa: E402
 from tables import AGENT, TURNS  # noqa: E402
 
-from scorekeeper.cli import KEEPALIVE, THREADS  # noqa: E402
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 USER, PASSWORD = "loadbench", "quiet tangerine oboe"
@@ -137,15 +137,13 @@ def store_games(url: str, tables: int) -> dict[str, list[int]]:
 
 
 class Server:
-    """gunicorn, 2 workers, :data:`scorekeeper.cli.THREADS` threads each and its keep-alive, on
-    127.0.0.1 (the settings of ``scorekeeper serve``)."""
+    """gunicorn with the settings of ``scorekeeper serve`` (:mod:`scorekeeper.gunicorn_conf`), on
+    127.0.0.1."""
 
     def __init__(self, app: str, env: dict):
         self.port = free_port()
         self.proc = subprocess.Popen(
-            [str(BIN / "gunicorn"), "-w", "2", "--threads", str(THREADS), "--keep-alive", str(KEEPALIVE),
-             "--no-control-socket", "-b",
-             f"127.0.0.1:{self.port}", app],
+            [str(BIN / "gunicorn"), "-c", "python:scorekeeper.gunicorn_conf", "-b", f"127.0.0.1:{self.port}", app],
             cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.base = f"http://127.0.0.1:{self.port}"
         for _ in range(600):

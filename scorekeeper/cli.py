@@ -62,38 +62,24 @@ def replay_file(path: str) -> int:
     return 0
 
 
-#: Threads per gunicorn worker. The work of a request is Python holding the GIL but for its
-#: database calls: two threads keep a worker busy while one waits on the database; four spent
-#: 0.3 to 0.4 ms of CPU more per entry handing the GIL around under load (docs/speed.md §Server).
-THREADS = 2
-#: Seconds an idle connection stays open (gunicorn's default is 2). A phone that enters every
-#: few seconds then reuses its connection (and, behind TLS, its handshake) instead of opening
-#: a new one for each entry, and never sends into one the server is closing that moment.
-KEEPALIVE = 65
-
-
 def serve(host: str, port: int, workers: int) -> int:
-    """Run the app under gunicorn on the embedded default database."""
+    """Run the app under gunicorn on the embedded default database, with the settings of
+    :mod:`scorekeeper.gunicorn_conf` (``workers`` and the address as given)."""
     from gunicorn.app.base import BaseApplication
 
-    from . import create_app
+    from . import create_app, gunicorn_conf
 
     app = create_app()  # migrates once, before the workers start
 
     class Server(BaseApplication):
         def load_config(self):
+            # as gunicorn reads a config module (-c python:scorekeeper.gunicorn_conf)
+            for key, value in vars(gunicorn_conf).items():
+                if key in self.cfg.settings:
+                    self.cfg.set(key, value)
             self.cfg.set("bind", f"{host}:{port}")
             self.cfg.set("workers", workers)
-            self.cfg.set("threads", THREADS)
-            self.cfg.set("keepalive", KEEPALIVE)
             self.cfg.set("accesslog", "-")
-            # gunicorn's control socket (unused here) is one path per account: a second
-            # server on the same machine would take it over from the first.
-            self.cfg.set("control_socket_disable", True)
-            # Forwarded headers are the app's to believe or not (TRUSTED_PROXIES, ProxyFix):
-            # gunicorn's own default believes X-Forwarded-Proto from 127.0.0.1, so any local
-            # process could make a plain request look like HTTPS (Secure cookies, HSTS).
-            self.cfg.set("forwarded_allow_ips", "")
 
         def load(self):
             return app

@@ -1,5 +1,5 @@
-"""Many tables entering at once on long games, against a real server: gunicorn (2 workers,
-``THREADS`` threads each, as ``scorekeeper serve``) on a real SQLite file (or the test PostgreSQL).
+"""Many tables entering at once on long games, against a real server: gunicorn (with the
+settings of ``scorekeeper serve``: ``scorekeeper.gunicorn_conf``) on a real SQLite file (or the test PostgreSQL).
 
 Each entry decides on the stored snapshot first and holds the database's write lock only
 for its short write transaction, so 50 tables on 1,000-entry games all land, and never a
@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.cli import THREADS
 from scorekeeper.db import get_session, migrate
 
 from .conftest import PG_URL, _empty_postgres
@@ -42,7 +41,7 @@ def server(tmp_path):
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "many-tables", "RATELIMIT_STORAGE_URI": "memory://"}
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-w", "2", "--threads", str(THREADS), "--no-control-socket",
+        [sys.executable, "-m", "gunicorn", "-c", "python:scorekeeper.gunicorn_conf",
          "-b", f"127.0.0.1:{port}", "scorekeeper:create_app()"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"

@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.cli import THREADS
 from scorekeeper.db import migrate
 
 from .conftest import PG_URL, _empty_postgres
@@ -84,7 +83,7 @@ def instances(tmp_path):
     for _ in range(2):
         port = free_port()
         procs.append(subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-w", "2", "--threads", str(THREADS), "--no-control-socket",
+            [sys.executable, "-m", "gunicorn", "-c", "python:scorekeeper.gunicorn_conf",
              "-b", f"127.0.0.1:{port}", "scorekeeper:create_app()"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
         bases.append(f"http://127.0.0.1:{port}")

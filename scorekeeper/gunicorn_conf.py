@@ -1,0 +1,37 @@
+"""gunicorn's settings for scorekeeper, in one place (docs/speed.md §Server).
+
+``scorekeeper serve`` sets them (its ``--workers`` and address over these), and so does
+``gunicorn -c python:scorekeeper.gunicorn_conf -b HOST:PORT 'scorekeeper:create_app()'``
+(README: several instances), as the tests and benchmarks that start gunicorn do. gunicorn
+reads each module-level name that is one of its settings.
+"""
+
+import gc
+
+workers = 2
+#: Threads per worker. The work of a request is Python holding the GIL but for its database
+#: calls: two threads keep a worker busy while one waits on the database; four spent 0.3 to
+#: 0.4 ms of CPU more per entry handing the GIL around under load.
+threads = 2
+#: Seconds an idle connection stays open (gunicorn's default is 2). A phone that enters every
+#: few seconds then reuses its connection (and, behind TLS, its handshake) instead of opening
+#: a new one for each entry, and never sends into one the server is closing that moment.
+keepalive = 65
+#: gunicorn's control socket (unused here) is one path per account: a second server on the
+#: same machine would take it over from the first.
+control_socket_disable = True
+#: Forwarded headers are the app's to believe or not (TRUSTED_PROXIES, ProxyFix): gunicorn's
+#: own default believes X-Forwarded-Proto from 127.0.0.1, so any local process could make a
+#: plain request look like HTTPS (Secure cookies, HSTS).
+forwarded_allow_ips = ""
+
+
+def post_worker_init(worker) -> None:
+    """Once the worker has loaded the app: collect, then freeze what is left (``gc.freeze``).
+
+    The app with its libraries, loaded, is some 110,000 objects that live as long as the
+    worker. Every full collection walked them all again: about 0.2 ms of CPU an entry
+    (docs/speed.md §Server). Frozen, the collector leaves them alone; what requests make is
+    collected as before."""
+    gc.collect()
+    gc.freeze()
