@@ -9,9 +9,11 @@ from flask import Blueprint, Response, abort, current_app, flash, redirect, rend
 from flask_babel import format_decimal, format_percent, ngettext
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from werkzeug.utils import secure_filename
 
 from .. import forms
 from ..db import get_engine, get_session
+from ..models import Group
 from ..rules import GAMES
 from ..services import history as hist
 from ..services.games import RESTORE_DAYS
@@ -152,15 +154,18 @@ def export():
     group the page with the link showed (another tab may have switched groups since); a group
     the account is not in is a 404. Without it, the current group."""
     group_id = _asked_group_id()
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
+    # Named after the group: two groups' exports of one day are two files, each saying whose it is.
+    # secure_filename leaves ASCII letters, digits, "_", "." and "-" (nothing to quote).
+    stem = secure_filename(get_session().get(Group, group_id).name) or "group"
+    stem = f"{stem}-games-{datetime.now(timezone.utc).strftime('%Y%m%d')}"
     # The body is read on a session of its own, closed when it ends or the client goes away
     # (services/transfer.py: stream); the request's session is closed as the view returns.
     engine = get_engine()
     if request.args.get("format") == "zip":  # written as it is read
         return Response(transfer.stream(engine, transfer.zip_chunks, group_id), mimetype="application/zip",
-                        headers={"Content-Disposition": f'attachment; filename="games-{stamp}.zip"'})
+                        headers={"Content-Disposition": f'attachment; filename="{stem}.zip"'})
     return Response(transfer.stream(engine, transfer.json_chunks, group_id), mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="games-{stamp}.json"'})
+                    headers={"Content-Disposition": f'attachment; filename="{stem}.json"'})
 
 
 #: Loads per account (flask-limiter syntax); ``IMPORT_RATE_LIMIT`` in the config overrides it.

@@ -150,3 +150,30 @@ def test_export_link_exports_the_group_its_page_showed(app, client, auth):
     assert eve.get(json_link).status_code == 404
     for bad in ("0", "x", "99999", "4294967296"):
         assert client.get(f"/export?format=json&group={bad}").status_code == 404, bad
+
+
+def test_an_export_file_is_named_after_its_group(app, client, auth):
+    """Two groups' exports of one day were both "games-<day>.zip": each now starts with its group's
+    name, made safe for a file name (no quote, markup or path), whatever the name holds."""
+    import re
+
+    from sqlmodel import select
+
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Group
+
+    auth.register("ann")
+    for name in ('Thursday <b>"Dice"</b>/../Club', "Würfelrunde", "…"):
+        client.post("/groups/new", data={"name": name})
+    with app.app_context():
+        ids = get_session().exec(select(Group.id)).all()
+    stems = []
+    for group_id in ids:
+        for fmt in ("zip", "json"):
+            r = client.get(f"/export?format={fmt}&group={group_id}")
+            assert r.status_code == 200
+            found = re.fullmatch(r'attachment; filename="([A-Za-z0-9_.-]+)-games-\d{8}\.' + fmt + '"',
+                                 r.headers["Content-Disposition"])
+            assert found, r.headers["Content-Disposition"]
+            stems.append(found.group(1))
+    assert sorted(stems) == sorted(2 * ["ann", "Thursday_bDice_b_.._Club", "Wurfelrunde", "group"]), stems
