@@ -6,7 +6,6 @@
 reads each module-level name that is one of its settings.
 """
 
-import gc
 
 workers = 2
 #: Threads per worker. The work of a request is Python holding the GIL but for its database
@@ -24,14 +23,3 @@ control_socket_disable = True
 #: own default believes X-Forwarded-Proto from 127.0.0.1, so any local process could make a
 #: plain request look like HTTPS (Secure cookies, HSTS).
 forwarded_allow_ips = ""
-
-
-def post_worker_init(worker) -> None:
-    """Once the worker has loaded the app: collect, then freeze what is left (``gc.freeze``).
-
-    The app with its libraries, loaded, is some 110,000 objects that live as long as the
-    worker. Every full collection walked them all again: about 0.2 ms of CPU an entry
-    (docs/speed.md §Server). Frozen, the collector leaves them alone; what requests make is
-    collected as before."""
-    gc.collect()
-    gc.freeze()

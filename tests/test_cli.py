@@ -146,49 +146,24 @@ def test_serve_runs_gunicorn_with_its_settings_module(tmp_path, monkeypatch):
     """`scorekeeper serve` sets gunicorn up with scorekeeper.gunicorn_conf, as the README's
     command for several instances does (threads, keep-alive, no control socket: gunicorn's is
     one path per account, so a second server on the same machine would take it over from the
-    first; the worker's freeze of the loaded app), with the address and workers it is given."""
+    first), with the address and workers it is given."""
     from gunicorn.app.base import BaseApplication
 
-    from scorekeeper import cli, gunicorn_conf
+    from scorekeeper import cli
 
     seen = {}
 
     def run(self):  # instead of serving: what the server was set up with
         seen.update({key: self.cfg.settings[key].get() for key in
                      ("bind", "workers", "threads", "keepalive", "control_socket_disable",
-                      "forwarded_allow_ips", "post_worker_init")})
+                      "forwarded_allow_ips")})
 
     monkeypatch.setattr(BaseApplication, "run", run)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'serve.sqlite3'}")
     monkeypatch.setenv("SECRET_KEY", "serve-test")  # else one is made and kept in the checkout's instance/
     assert cli.serve("127.0.0.1", 5399, 3) == 0
     assert seen == {"bind": ["127.0.0.1:5399"], "workers": 3, "threads": 2, "keepalive": 65,
-                    "control_socket_disable": True, "forwarded_allow_ips": [],
-                    "post_worker_init": gunicorn_conf.post_worker_init}
-
-
-def test_a_worker_freezes_the_loaded_app():
-    """gunicorn calls post_worker_init once the worker has loaded the app: what is alive then
-    is frozen (the collector no longer walks it), and what is garbage is collected first."""
-    import gc
-    import weakref
-
-    from scorekeeper import gunicorn_conf
-
-    class Cycle:
-        pass
-
-    garbage = Cycle()
-    garbage.me = garbage  # only the collector frees it
-    gone = weakref.ref(garbage)
-    del garbage
-    before = gc.get_freeze_count()
-    try:
-        gunicorn_conf.post_worker_init(None)
-        assert gc.get_freeze_count() > before
-        assert gone() is None  # collected, not frozen for good
-    finally:
-        gc.unfreeze()
+                    "control_socket_disable": True, "forwarded_allow_ips": []}
 
 
 def test_serve_believes_no_forwarded_header_unless_told(tmp_path):
