@@ -109,3 +109,33 @@ def test_mice_and_men_two_rounds_to_the_final_standings(page: Page, live_server:
     # Nothing is lost on reload.
     page.reload()
     expect(page.locator("#panel")).to_contain_text("Final standings: Ben 0, Ann 3, Dan 6, Cat 8.")
+
+
+def test_who_reveals_breaks_no_name_inside_a_word(page: Page, live_server: str):
+    """A showdown of six on a 390x844 phone: the "Who reveals" buttons were a grid of four columns
+    that broke even plain names inside a word ("Hannelor/e", "Friederik/e"; found by a review).
+    Each button is now as wide as its name: a long name takes a row and breaks between words."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    names = ["Maximiliane-Wilhelmina von Hohenzollern", "Bartholomäus Schwarzenegger", "Cleo", "Dirk",
+             "Friederike Annegret", "Hannelore"]
+    register(page, live_server)
+    set_up(page, live_server, "mice-and-men", names, starter=0, rounds=1)
+    open_at(page, 3)
+    for _ in names[1:]:
+        choose(page, "Join the men")
+    who = page.locator("fieldset", has_text="Who reveals").locator("label")
+    expect(who).to_have_count(len(names))
+    # Each word (between spaces and hyphens) of each name on one line: one box per word.
+    split = who.evaluate_all("""labels => labels.flatMap(label => {
+        const node = label.lastChild, out = [], re = /[^\\s-]+/g;
+        let m;
+        while ((m = re.exec(node.textContent))) {
+            const r = document.createRange();
+            r.setStart(node, m.index);
+            r.setEnd(node, m.index + m[0].length);
+            const tops = new Set(Array.from(r.getClientRects(), b => Math.round(b.top)));
+            if (tops.size > 1) out.push(m[0]);
+        }
+        return out;
+    })""")
+    assert split == [], split

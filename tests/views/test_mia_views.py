@@ -296,6 +296,9 @@ def test_mia_round_the_table_and_may_pass(client, auth):
     text, page = text_of(r.data), r.data.decode()
     assert "Mia went all the way round: Ann starts the round again" in text
     assert len(re.findall(r'name="value" value="(\d+)"', page)) == 21  # any value
+    # The Mia no longer counts: the table does not say Cat (who passed it on last) holds it
+    # (found by a review).
+    assert "holds Mia" not in text and "· holds" not in text
     assert "Pass back WITHOUT rolling" not in text and "Ann passes without raising" in text
     # Ann rolled these dice herself: her pass is not "without looking" (found by the
     # twenty-fifth review), as Ben's and Cat's were.
