@@ -584,6 +584,12 @@ def entry_at(session: Session, game: Game, seq: int) -> dict | None:
     return None if data is None else json.loads(data)
 
 
+def was_entered(session: Session, game: Game, seq: int) -> bool:
+    """True if the game's log ever held an entry at position ``seq`` (1-based, as :func:`entry_at`),
+    though it may have been undone since."""
+    return session.exec(select(Entry.id).where(Entry.game_id == game.id, Entry.seq == seq).limit(1)).first() is not None
+
+
 def add_entry(session: Session, game: Game, entry: dict, version: int | None,
               entered_by: int | None = None) -> Loaded:
     """Append ``entry`` if the rules accept it after the current log.

@@ -203,28 +203,35 @@ def _after_change(game: Game, action, stale: str | None = None):
     return redirect(url_for("games.play", game_id=game.id, mode=mode), 303)
 
 
-def _who_entered(session, loaded: service.Loaded) -> str:
+def _who_entered(session, loaded: service.Loaded, news: bool = False) -> str:
     """"Last entry, by ben: Ann: 6-5 in 2." (or without the name when not known); after a correction
     "Last change, by ben: entry 3 corrected to Ben: 6-4 in 1."; after an undo
     (the entry Redo would put back: any other change forgets it) "Last change, by ann: Ben: 4-2
-    in 1 was undone.", as the last entry is then not what changed."""
+    in 1 was undone.", as the last entry is then not what changed. With ``news`` (a poll brought
+    it), headed "The game moved on." after an entry, "The game changed." after an undo or a
+    correction (it moved nothing on)."""
+    moved, changed = (_("The game moved on."), _("The game changed.")) if news else ("", "")
     if loaded.redo:
         name = service.undone_by(session, loaded)
         if name:
-            return _("Last change, by %(name)s: %(entry)s was undone.", name=name, entry=describe(loaded.redo))
-        return _("Last change: %(entry)s was undone.", entry=describe(loaded.redo))
+            said = _("Last change, by %(name)s: %(entry)s was undone.", name=name, entry=describe(loaded.redo))
+        else:
+            said = _("Last change: %(entry)s was undone.", entry=describe(loaded.redo))
+        return f"{changed} {said}".strip()
     last = service.last_entry(session, loaded)
     if last is None:
-        return ""
+        return changed
     entry, name, corrected = last
     if corrected and name:
-        return _("Last change, by %(name)s: entry %(seq)s corrected to %(entry)s.", name=name, seq=corrected,
+        said = _("Last change, by %(name)s: entry %(seq)s corrected to %(entry)s.", name=name, seq=corrected,
                  entry=describe(entry))
-    if corrected:
-        return _("Last change: entry %(seq)s corrected to %(entry)s.", seq=corrected, entry=describe(entry))
-    if name:
-        return _("Last entry, by %(name)s: %(entry)s.", name=name, entry=describe(entry))
-    return _("Last entry: %(entry)s.", entry=describe(entry))
+    elif corrected:
+        said = _("Last change: entry %(seq)s corrected to %(entry)s.", seq=corrected, entry=describe(entry))
+    elif name:
+        said = _("Last entry, by %(name)s: %(entry)s.", name=name, entry=describe(entry))
+    else:
+        said = _("Last entry: %(entry)s.", entry=describe(entry))
+    return f"{changed if corrected else moved} {said}".strip()
 
 
 @bp.route("/<int:game_id>/poll")
@@ -247,8 +254,7 @@ def poll(game_id: int):
     loaded = service.load(session, game)
     if game.removed_at is not None:  # removed on another phone: the panel says so, and nothing moved on
         return render_game(loaded)
-    moved = _("The game moved on.")
-    return render_game(loaded, f"{moved} {_who_entered(session, loaded)}".strip(), "info")
+    return render_game(loaded, _who_entered(session, loaded, news=True), "info")
 
 
 @bp.route("/<int:game_id>/entries", methods=["POST"])
@@ -394,10 +400,16 @@ def correct(game_id: int, seq: int):
     loaded = service.load(session, game)
     last = _who_entered(session, loaded) if status == 409 else ""  # what the game now ends with
     if not 1 <= seq <= len(loaded.entries):
-        if error is None:
-            abort(404)
         # The entry went away meanwhile (undone on another phone): say so on the game page.
-        if status == 409:
+        if error is None:
+            if request.method != "GET" or not (seq >= 1 and service.was_entered(session, game, seq)):
+                abort(404)
+            # its "correct" link, followed from a page shown before the undo
+            error, status = _("Entry %(seq)s is no longer in the game: it was undone (on another phone, or "
+                              "this page is older), so there is nothing to correct. Here is the game as it "
+                              "stands now.", seq=seq), 410
+            last = _who_entered(session, loaded)
+        elif status == 409:
             error = _("Entry %(seq)s is no longer in the game (undone on another phone, or an older page); "
                       "nothing was corrected. Here is the game as it stands now.", seq=seq)
         return render_game(loaded, f"{error} {last}".strip(), "warning", status)

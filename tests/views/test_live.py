@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from sqlmodel import Session, select
@@ -201,6 +202,32 @@ def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, 
     late = ben.post(f"/games/{gid}/undo", data={"version": now}, headers=HX)
     assert late.status_code == 409
     assert "Last change, by ann: entry 2 corrected to Ann: 5-4 in 1." in late.data.decode()
+
+
+def test_a_poll_says_the_game_moved_on_after_an_entry_and_changed_after_an_undo_or_a_correction(app, client, auth):
+    """The note a poll brings to a scorer's other phone: an entry moved the game on; an undo or a
+    correction of an older entry moved nothing on ("The game moved on" after a correction was
+    found wrong by a review)."""
+    gid, ben = ann_and_ben_at_one_game(app, client, auth)
+    turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "2"}
+
+    def polled(shown: int) -> str:
+        r = ben.get(f"/games/{gid}/poll?v={shown}", headers=HX)
+        assert r.status_code == 200
+        return html.unescape(r.data.decode())
+
+    shown = version_of(client.get(f"/games/{gid}").data)
+    assert client.post(f"/games/{gid}/entries", data={**turn, "version": shown}, headers=HX).status_code == 200
+    assert "The game moved on. Last entry, by ann: Ann: 6-5 in 2." in polled(shown)
+    shown += 1
+    assert client.post(f"/games/{gid}/entries/2", data={**turn, "version": shown, "hand.0": "4"}).status_code == 303
+    said = polled(shown)
+    assert "The game changed. Last change, by ann: entry 2 corrected to Ann: 5-4 in 2." in said
+    assert "moved on" not in said
+    shown += 1
+    assert client.post(f"/games/{gid}/undo", data={"version": shown}, headers=HX).status_code == 200
+    said = polled(shown)
+    assert "The game changed. Last change, by ann: Ann: 5-4 in 2 was undone." in said and "moved on" not in said
 
 
 def test_live_routes_of_another_group_are_404(app, client, auth):

@@ -71,6 +71,25 @@ def test_stale_correction_is_a_409_and_changes_nothing(client, auth):
     assert client.get(f"/games/{game}/record.json").json["entries"] == before["entries"][:1]
 
 
+def test_a_correct_link_to_an_undone_entry_says_so_on_the_game_page(client, auth):
+    """A phone that had not updated followed "correct" on the last entry, undone meanwhile on
+    another phone: the answer was the 404 page ("no such page, or another group's"), which sent
+    the scorer away from the game (found by a review). Now the game page says what happened; a
+    position the log never had is still a 404."""
+    auth.register()
+    game = new_game(client)
+    client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "player": "Ann",
+                                                "hand.0": "6", "hand.1": "3", "rolls": "2"}, headers=HX)
+    client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
+    r = client.get(f"/games/{game}/entries/2")
+    assert r.status_code == 410 and b'id="panel"' in r.data
+    assert ("Entry 2 is no longer in the game: it was undone (on another phone, or this page is older), so "
+            "there is nothing to correct. Here is the game as it stands now. Last change, by ann: Ann: 6-3 "
+            "in 2 was undone.") in html.unescape(r.data.decode())
+    assert client.get(f"/games/{game}/entries/3").status_code == 404
+    assert client.get(f"/games/{game}/entries/0").status_code == 404
+
+
 def test_a_zip_that_unpacks_too_big_is_refused(client, auth):
     auth.register()
     buf = io.BytesIO()
