@@ -155,8 +155,9 @@ def export():
     the account is not in is a 404. Without it, the current group."""
     group_id = _asked_group_id()
     # Named after the group: two groups' exports of one day are two files, each saying whose it is.
-    # secure_filename leaves ASCII letters, digits, "_", "." and "-" (nothing to quote).
-    stem = secure_filename(get_session().get(Group, group_id).name) or "group"
+    # secure_filename leaves ASCII letters, digits, "_", "." and "-" (nothing to quote); a name
+    # with none of them ("日本語") is the group's number.
+    stem = secure_filename(get_session().get(Group, group_id).name) or f"group-{group_id}"
     stem = f"{stem}-games-{datetime.now(timezone.utc).strftime('%Y%m%d')}"
     # The body is read on a session of its own, closed when it ends or the client goes away
     # (services/transfer.py: stream); the request's session is closed as the view returns.
