@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from functools import lru_cache
 
@@ -128,6 +129,14 @@ def dice_text(dice) -> str:
 def mia_value(value) -> str:
     """A Mia value as said at the table: 21 is "Mia" (in German "Mäxchen")."""
     return _("Mia") if value == 21 else str(value)
+
+
+def shown_tag(said: str) -> str:
+    """A short tag of an entry's line as a page showed it (:func:`describe`'s text): a "correct"
+    link carries it, so that the correction page can tell when the entry at that position is
+    no longer the one the page showed (undone and entered again, or corrected, on another phone).
+    Ten hex digits of its SHA-256."""
+    return hashlib.sha256(said.encode()).hexdigest()[:10]
 
 
 def describe(entry: dict) -> str:

@@ -20,7 +20,7 @@ from ..rules import GAMES, find_game
 from ..rules.base import N_, RecordError
 from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
-from ..words import GAME_ALIASES, describe, game_title, in_setup_words
+from ..words import GAME_ALIASES, describe, game_title, in_setup_words, shown_tag
 from ..services import games as service
 from ..services import groups, history, live, once
 from ..services.groups import current_group
@@ -420,6 +420,14 @@ def correct(game_id: int, seq: int):
     if last:
         error = f"{error} {last}"
     current = loaded.log[seq - 1]
+    # A "correct" link names the entry its page showed (``was``, words.shown_tag): another phone
+    # may have undone it and entered another at its place, or corrected it, meanwhile.
+    changed = None
+    was = request.args.get("was")
+    if request.method == "GET" and was is not None and was != shown_tag(describe(current)):
+        changed = _("Entry %(seq)s is no longer the one your page showed: it was undone and entered again, or "
+                    "corrected, on another phone (or your page is older). Check it before you correct it.",
+                    seq=seq)
     # The controls of the entry form as they were before entry ``seq``, pre-set to the entry
     # (or to the refused correction, to fix and send again).
     shown = new if new is not None else current
@@ -428,7 +436,7 @@ def correct(game_id: int, seq: int):
                            tried=new, error=error, state=before, spec=find_game(game.game),
                            entry_url=url_for("games.correct", game_id=game.id, seq=seq),
                            entry_mode="quick" if "owner" in current else None,
-                           prefill=forms.prefill(shown), message=error), status
+                           prefill=forms.prefill(shown), message=error, changed=changed), status
 
 
 @bp.route("/<int:game_id>/log")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import io
 import json
 import zipfile
@@ -88,6 +89,37 @@ def test_a_correct_link_to_an_undone_entry_says_so_on_the_game_page(client, auth
             "in 2 was undone.") in html.unescape(r.data.decode())
     assert client.get(f"/games/{game}/entries/3").status_code == 404
     assert client.get(f"/games/{game}/entries/0").status_code == 404
+
+
+def test_a_correct_link_says_when_its_entry_was_replaced_meanwhile(client, auth):
+    """A phone that had not updated followed "correct" on Ann's 6-3, which another phone had undone
+    and entered again as 5-4: the correction page of the new entry opened with nothing but its
+    "Now:" line, and the scorer corrected the wrong entry (found by a review). The link names
+    the entry its page showed; the page now warns when it is another one, or was corrected."""
+    auth.register()
+    game = new_game(client)
+    turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "3", "rolls": "2"}
+    client.post(f"/games/{game}/entries", data={**turn, "version": "0"}, headers=HX)
+
+    def link(seq: int, page: str = f"/games/{game}") -> str:
+        found = re.search(rf'href="(/games/{game}/entries/{seq}\?was=[^"]+)"', client.get(page).data.decode())
+        return html.unescape(found.group(1))
+
+    warning = "Entry 2 is no longer the one your page showed"
+    old = link(2)
+    assert link(2, f"/games/{game}/log") == old  # the Whole log's link names it alike
+    assert warning not in html.unescape(client.get(old).data.decode())
+    client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
+    client.post(f"/games/{game}/entries", data={**turn, "version": "2", "hand.0": "5", "hand.1": "4",
+                                                "rolls": "1"}, headers=HX)
+    r = client.get(old)
+    page = html.unescape(r.data.decode())
+    assert r.status_code == 200 and warning in page and "Now: <strong>Ann: 5-4 in 1</strong>." in page
+    fresh = link(2)
+    assert fresh != old and warning not in html.unescape(client.get(fresh).data.decode())
+    # corrected meanwhile: the same
+    assert client.post(fresh, data={**turn, "version": "3", "hand.0": "4", "hand.1": "4", "rolls": "1"}).status_code == 303
+    assert warning in html.unescape(client.get(fresh).data.decode())
 
 
 def test_a_zip_that_unpacks_too_big_is_refused(client, auth):
