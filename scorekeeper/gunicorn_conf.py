@@ -6,7 +6,6 @@
 reads each module-level name that is one of its settings.
 """
 
-
 workers = 2
 #: Threads per worker. The work of a request is Python holding the GIL but for its database
 #: calls: two threads keep a worker busy while one waits on the database; four spent 0.3 to

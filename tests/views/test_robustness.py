@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import html
-import re
 import io
 import json
+import re
 import zipfile
 
 import pytest
