@@ -1,9 +1,11 @@
 """Static files served by WhiteNoise, with precompressed br and gzip copies.
 
 At start the app copies ``static/`` into a cache folder named after a hash of
-its content (``STATIC_CACHE``, default ``instance/static-cache``) and compresses
-every file there with WhiteNoise's compressor, once per content: later starts
-and the other workers reuse the folder. WhiteNoise then sends each client the
+its content (``STATIC_CACHE``, default ``instance/static-cache``), minifies its
+own scripts and style sheets there (rjsmin, rcssmin: the comments stay in the
+source, not in what a phone downloads) and compresses every file with
+WhiteNoise's compressor, once per content: later starts and the other workers
+reuse the folder. WhiteNoise then sends each client the
 best encoding it accepts (br, else gzip, else the file itself), with ETag and
 Last-Modified for 304s.
 
@@ -20,6 +22,8 @@ import shutil
 from pathlib import Path
 from urllib.parse import parse_qs
 
+import rcssmin
+import rjsmin
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 from whitenoise.string_utils import decode_path_info
@@ -33,11 +37,26 @@ def content_version(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:10]
 
 
+#: How a file is minified, by its suffix. A vendored ``.min.`` file is served as it is.
+MINIFY = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
+MINIFIERS = f"rjsmin {rjsmin.__version__}, rcssmin {rcssmin.__version__}"
+
+
+def served(name: str, data: bytes) -> bytes:
+    """The bytes served for the static file ``name`` (its path under ``static/``) whose content
+    is ``data``: minified when it is one of the app's own scripts or style sheets, else ``data``."""
+    minify = MINIFY.get(os.path.splitext(name)[1])
+    if minify is None or ".min." in name:
+        return data
+    return minify(data.decode("utf-8")).encode("utf-8")
+
+
 def build(source: Path, cache: Path) -> tuple[Path, dict[str, str]]:
-    """The compressed copy of ``source`` under ``cache`` (built if missing) and
-    ``{"/static/<name>": version}`` for every file."""
+    """The minified and compressed copy of ``source`` under ``cache`` (built if missing) and
+    ``{"/static/<name>": version}`` for every file (the version of its source, as
+    :func:`scorekeeper.web.static_url` puts it in URLs)."""
     files = sorted(p for p in source.rglob("*") if p.is_file())
-    versions, whole = {}, hashlib.sha256()
+    versions, whole = {}, hashlib.sha256(MINIFIERS.encode())
     for p in files:
         name = p.relative_to(source).as_posix()
         data = p.read_bytes()
@@ -49,6 +68,11 @@ def build(source: Path, cache: Path) -> tuple[Path, dict[str, str]]:
         tmp = cache / f".{target.name}.{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(source, tmp)
+        for p in files:
+            name = p.relative_to(source).as_posix()
+            out = served(name, p.read_bytes())
+            if (tmp / name).read_bytes() != out:
+                (tmp / name).write_bytes(out)
         compressor = Compressor(quiet=True)
         for p in sorted(tmp.rglob("*")):
             if p.is_file() and compressor.should_compress(p.name):

@@ -1,7 +1,7 @@
 /* scorekeeper: the little the pages need beyond htmx. No framework. */
 (function () {
   "use strict";
-  var banner;
+  var banner, back = null;
 
   // An event of the live poll's request (htmx 2 fires beforeSwap on the panel).
   function isPoll(e) {
@@ -9,10 +9,19 @@
     return !!(elt && elt.hasAttribute && elt.hasAttribute("data-poll"));
   }
 
-  // keep: nothing moves as the banner comes or goes (a finger may be on its way)
+  // keep: nothing moves as the banner comes or goes (a finger may be on its way). Too near the
+  // top to scroll back by it, it says "Back online" (same height) until scrolled past.
   function showOffline(off, keep) {
     if (!banner) banner = document.getElementById("offline");
     if (!banner || document.body.hasAttribute("data-no-banner")) return;
+    if (back !== null) { banner.innerHTML = back; back = null; banner.style.minHeight = ""; }
+    if (!off && keep && !banner.hidden && window.scrollY < banner.offsetHeight) {
+      back = banner.innerHTML;
+      banner.style.minHeight = banner.offsetHeight + "px";
+      banner.textContent = banner.getAttribute("data-say-online");
+      document.documentElement.classList.remove("is-offline");
+      return;
+    }
     var main = document.querySelector("main"), y = main && main.getBoundingClientRect().top;
     banner.hidden = !off;
     document.documentElement.classList.toggle("is-offline", off);
@@ -22,9 +31,10 @@
   // The control last tapped (a message about it keeps it in view)
   var tapped = null;
   document.addEventListener("click", function (e) { tapped = e.target.closest && e.target.closest("button, label"); }, true);
-  function say(text) {
+  // back: the key of what it says once the connection is back
+  function say(text, back) {
     var area = document.querySelector("#panel .send-error") || document.getElementById("messages");
-    if (!area) return;
+    if (!area || !text) return;
     var before = tapped && tapped.isConnected ? tapped.getBoundingClientRect().top : null;
     area.innerHTML = "";
     // (the refusal of an earlier tap goes)
@@ -33,6 +43,7 @@
     p.className = "msg error";
     p.setAttribute("role", "alert");
     p.textContent = text;
+    if (back) p.setAttribute("data-back", back);
     area.appendChild(p);
     // Below the offline banner; the tapped control kept in place, or on the screen if it fits
     var top = banner && !banner.hidden ? banner.getBoundingClientRect().bottom : 0;
@@ -81,7 +92,20 @@
     // On the login page (after logging out): forget the pages kept.
     if (document.body.hasAttribute("data-forget-pages") && window.caches) caches.delete("pages-v1");
   });
-  window.addEventListener("online", function () { showOffline(false, 1); });
+  window.addEventListener("online", function () {
+    showOffline(false, 1);
+    // A lost tap's message, told again (no shorter: what is below it stays put)
+    document.querySelectorAll("p[data-back]").forEach(function (p) {
+      var h = p.offsetHeight;
+      p.style.minHeight = h + "px";
+      p.textContent = words(p.getAttribute("data-back"));
+      p.removeAttribute("data-back");
+      if (p.offsetHeight > h) window.scrollBy({ top: p.offsetHeight - h, behavior: "instant" });
+    });
+  });
+  window.addEventListener("scroll", function () {
+    if (back !== null && window.scrollY >= banner.offsetHeight) showOffline(false, 1);
+  }, { passive: true });
   window.addEventListener("offline", function () { showOffline(true, 1); });
 
   // After an entry, undo or correction: the outcome (the last round's end, a message) and the
@@ -141,14 +165,14 @@
   });
   // A tap then (or while the last one is being sent) is stopped and a note says so.
   var noteTimer;
-  // A sentence in the page's language (data-say-<key>), else English.
-  function words(key, english) {
+  // A sentence in the page's language (data-say-<key>: games/_say.html), else none.
+  function words(key) {
     var el = document.querySelector("[data-say-" + key + "]");
-    return el ? el.getAttribute("data-say-" + key) : english;
+    return el ? el.getAttribute("data-say-" + key) : "";
   }
   function note(text) {
     var el = document.getElementById("tap-note");
-    if (!el) return;
+    if (!el || !text) return;
     el.textContent = text;
     el.hidden = false;
     clearTimeout(noteTimer);
@@ -171,10 +195,7 @@
     if (e.target.closest("a, button, summary, label, input") || !controlAt(panel, e.clientX, e.clientY)) return;
     e.preventDefault();
     e.stopImmediatePropagation();
-    note(busy ? words("busy", "Still sending the last tap: this one was ignored. Tap again when the screen has changed.")
-         : panel.hasAttribute("data-moved")
-           ? words("moved", "The game moved on meanwhile (see its last entry): this tap was ignored. Check whose turn it is now, then tap.")
-           : words("early", "That tap came as the screen changed and was ignored: nothing was recorded. Tap again."));
+    note(words(busy ? "busy" : panel.hasAttribute("data-moved") ? "moved" : "early"));
   }, true);
 
   // A fold opened by a tap ("Lead the men") shows its buttons; one open as the panel arrives stays put.
@@ -253,14 +274,15 @@
     showOffline(!navigator.onLine, 1);
     if (isPoll(e)) return;
     unsent = true;
-    say(words("offline", "No answer: no connection. Tap again to send the entry; dice you picked stay picked (if it did arrive, it still counts once)."));
+    // Undo, Redo: no entry to send again
+    var change = /\/(undo|redo)$/.test((e.detail.requestConfig || {}).path || "") ? "-change" : "";
+    say(words("offline" + change), "back" + change);
   });
   document.addEventListener("htmx:responseError", function (e) {
     if (isPoll(e)) return;
     if (e.detail.xhr && e.detail.xhr.status >= 500) {
       unsent = true;
-      say(words("server", "Not recorded: the server had a problem ({status}). Tap again; dice you picked stay picked.")
-        .replace("{status}", e.detail.xhr.status));
+      say(words("server").replace("{status}", e.detail.xhr.status));
     }
   });
 
@@ -294,7 +316,7 @@
         });
       })
       .catch(function () {
-        say(words("stale", "Not recorded: this page is out of date. Reload the page and enter it again."));
+        say(words("stale"));
       });
   });
 

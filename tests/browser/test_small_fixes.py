@@ -206,3 +206,57 @@ def test_the_offline_banner_moves_nothing_under_a_finger(page: Page, live_server
         expect(banner).to_be_hidden()
         page.wait_for_timeout(200)
         assert abs(button.bounding_box()["y"] - y) <= 1, ("online", scrolled, y, button.bounding_box())
+
+
+def test_back_online_at_the_top_the_banner_stays_and_a_lost_tap_is_told_again(page: Page, live_server: str):
+    """Offline, scrolled back to the very top, then online: there is nothing above to scroll
+    back by, so the banner keeps its height and says "Back online." until the page is scrolled
+    past it (it pulled the page up by 91 px, found by a review). A tap that got no answer is
+    told so in words that fit it (an Undo has no dice), and told again once the connection
+    is back, instead of "no connection" staying on screen."""
+    from playwright.sync_api import expect
+
+    from .conftest import set_up
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    register(page, live_server)
+    set_up(page, live_server, "mitchi", ["Ann", "Ben", "Cat"])
+    banner, error = page.locator("#offline"), page.locator("#panel .send-error")
+    # A lost entry: its dice stay picked, and the message changes when the connection is back.
+    page.locator("fieldset", has_text="First die").locator("label").nth(5).click()
+    page.locator("fieldset", has_text="Second die").locator("label").nth(2).click()
+    page.context.set_offline(True)
+    page.get_by_role("button", name="in 1", exact=True).click()
+    expect(error).to_contain_text("No answer: no connection. Tap again to send the entry")
+    page.context.set_offline(False)
+    expect(error).to_contain_text("The connection is back, but the last entry got no answer: tap again to send it")
+    expect(error).not_to_contain_text("No answer")
+    page.get_by_role("button", name="in 1", exact=True).click()
+    expect(page.locator("#panel")).to_contain_text("Ben's turn")
+    # A lost Undo is not told about dice.
+    page.context.set_offline(True)
+    expect(banner).to_be_visible()
+    page.get_by_role("button", name="Undo").click()
+    expect(error).to_contain_text("No answer: no connection, so nothing changed on this page.")
+    expect(error).not_to_contain_text("dice")
+    page.wait_for_timeout(300)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(200)
+    button = page.get_by_role("button", name="in 1", exact=True)
+    y, height = button.bounding_box()["y"], banner.bounding_box()["height"]
+    page.context.set_offline(False)
+    expect(banner).to_have_text("Back online.")
+    expect(error).to_contain_text("The connection is back, but the last tap got no answer: tap again")
+    page.wait_for_timeout(200)
+    assert abs(button.bounding_box()["y"] - y) <= 1, (y, button.bounding_box())
+    assert abs(banner.bounding_box()["height"] - height) <= 1
+    assert not page.evaluate("() => document.documentElement.classList.contains('is-offline')")
+    # Scrolled past it, it goes, and the page keeps its place.
+    page.evaluate("() => window.scrollTo({ top: 200, behavior: 'instant' })")
+    expect(banner).to_be_hidden()
+    page.wait_for_timeout(200)
+    assert abs(button.bounding_box()["y"] - (y - 200)) <= 1, (y, button.bounding_box())
+    # Offline again: the banner says what it said at first.
+    page.context.set_offline(True)
+    expect(banner).to_contain_text("Offline: this is the page as last seen")
+    page.context.set_offline(False)

@@ -3,6 +3,7 @@ the refusals in German for an account set to German; English unchanged (docs/tra
 
 from __future__ import annotations
 
+import html
 import re
 
 from ..conftest import HX, version_of
@@ -22,6 +23,9 @@ def test_mitchi_practice_in_german(client, auth):
     assert "Übungsspiel: Mitchi" in page and "Übungsspiel starten" in page
     assert "Spiel eine kurze Partie gegen drei virtuelle Spieler" in page and "Play a short game" not in page
     gid = start(client)
+    # What app.js says after a lost tap comes from the page, in German, as on a game's page.
+    whole = html.unescape(client.get(f"/practice/{gid}").data.decode())
+    assert 'data-say-offline="Keine Antwort: keine Verbindung.' in whole and 'data-say-back-change="Die Verbindung' in whole
     page = to_my_turn(client, gid)
     assert "Du bist dran" in text(page) and ">Würfeln</button>" in page and "Your turn" not in page
     v = str(version_of(page))

@@ -7,6 +7,7 @@ import re
 
 import brotli
 
+from scorekeeper import static
 from scorekeeper.web import static_url
 
 
@@ -19,7 +20,7 @@ def test_versioned_css_and_js_are_immutable_and_precompressed(app, client):
     for name in ("app.css", "vendor/htmx-2.0.11.min.js"):
         url = versioned(app, name)
         raw = (app.static_folder + "/" + name)
-        original = open(raw, "rb").read()
+        original = static.served(name, open(raw, "rb").read())
         br = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
         assert br.status_code == 200 and br.headers["Content-Encoding"] == "br"
         assert "immutable" in br.headers["Cache-Control"] and "max-age=31536000" in br.headers["Cache-Control"]
@@ -29,6 +30,22 @@ def test_versioned_css_and_js_are_immutable_and_precompressed(app, client):
         assert len(gz.data) < len(original) / 2
         plain = client.get(url)
         assert plain.data == original and "Content-Encoding" not in plain.headers
+
+
+def test_the_apps_own_script_and_style_sheet_are_served_minified(app, client):
+    """The comments of app.js and app.css stay in the source (docs/speed.md §Static files); a
+    vendored .min. file is served as it is."""
+    for name in ("app.js", "app.css"):
+        source = open(app.static_folder + "/" + name, "rb").read()
+        sent = client.get(versioned(app, name), headers={"Accept-Encoding": "br"})
+        body = brotli.decompress(sent.data)
+        assert body == static.served(name, source) and len(body) < len(source) * 0.8, name
+        assert b"\n  //" not in body and b"/*" not in body, name
+    assert b"// keep: nothing moves as the banner comes or goes" in open(app.static_folder + "/app.js", "rb").read()
+    assert b'showOffline(!navigator.onLine' in brotli.decompress(
+        client.get(versioned(app, "app.js"), headers={"Accept-Encoding": "br"}).data)
+    vendored = "vendor/htmx-2.0.11.min.js"
+    assert client.get(versioned(app, vendored)).data == open(app.static_folder + "/" + vendored, "rb").read()
 
 
 def test_unversioned_or_old_version_is_not_immutable(app, client):
@@ -59,8 +76,6 @@ def test_manifest_and_service_worker_revalidate_with_304(client):
 
 def test_compressed_copy_built_once_per_content(app, tmp_path):
     from pathlib import Path
-
-    from scorekeeper import static
 
     cache = tmp_path / "cache"
     root, versions = static.build(Path(app.static_folder), cache)
