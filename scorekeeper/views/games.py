@@ -17,7 +17,7 @@ from ..i18n import gettext as _
 from ..i18n import ngettext, translated
 from ..models import Game
 from ..rules import GAMES, find_game
-from ..rules.base import N_, RecordError
+from ..rules.base import RecordError
 from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
 from ..words import GAME_ALIASES, describe, game_title, in_setup_words, shown_tag
@@ -362,7 +362,7 @@ def correct(game_id: int, seq: int):
     session = get_session()
     if request.method == "GET" and game.removed_at is not None:  # read-only: its page offers Restore
         return redirect(url_for("games.play", game_id=game.id), 303)
-    error, status, new = None, 200, None
+    error, status, new, unchanged = None, 200, None, False
     if request.method == "POST":
         try:
             token = once.token_from(request.form)
@@ -373,11 +373,11 @@ def correct(game_id: int, seq: int):
             if not done:
                 new = forms.entry_from_form(request.form)
                 version = forms.form_version(request.form)
-                if version == game.version and new == service.entry_at(session, game, seq):
-                    # Sent unchanged: not written, and not listed as a correction.
-                    raise service.Refused(N_("entry {seq} is already {what}; nothing was changed"),
-                                          seq=seq, what=describe(new))
-                service.correct(session, game, seq, new, version, entered_by=current_user.id, once_token=token)
+                # Sent unchanged: not written, not listed as a correction; back to the game all the same.
+                unchanged = version == game.version and new == service.entry_at(session, game, seq)
+                if not unchanged:
+                    service.correct(session, game, seq, new, version, entered_by=current_user.id,
+                                    once_token=token)
         except service.Stale as err:
             session.rollback()
             try:  # taken by this same form's first sending (a double tap): done, not stale
@@ -389,7 +389,8 @@ def correct(game_id: int, seq: int):
         except (service.Refused, forms.BadForm) as err:
             error, status = translated(err), 422
         if error is None:  # done, or done by the first of two taps: the same answer, said once
-            said = _("Entry %(seq)s corrected.", seq=seq)
+            said = (_("Entry %(seq)s is already %(entry)s: nothing was changed.", seq=seq, entry=describe(new))
+                    if unchanged else _("Entry %(seq)s corrected.", seq=seq))
             if said not in (text for _category, text in flask_session.get("_flashes", ())):
                 flash(said)
             # back in the mode the correction was made in (Mia's quick entry stays quick)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..conftest import messages, new_game
+from ..conftest import messages, new_game, version_of
 from .test_mia_views import Table
 from .test_mice_and_men_views import play
 
@@ -219,14 +219,18 @@ def test_the_same_correction_sent_twice_is_done_once_and_said_once(client, auth)
 
 def test_a_correction_to_what_the_entry_already_is_changes_nothing(client, auth):
     """Sent unchanged, a correction is not written and not listed as one (it said "Entry 3
-    corrected." and the log showed "(corrected by …)"; found by a review)."""
+    corrected." and the log showed "(corrected by …)"; found by a review). It leads back to
+    the game, saying so, as a correction does (it was refused, 422, on the correction page)."""
     auth.register()
     table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
     table.announce("Ann", 43)
     table.pass_("Ben")
-    r = correct(client, table.game, 3, table.version, type="pass", player="Ben")
-    page = r.data.decode()
-    assert r.status_code == 422 and "Entry 3 is already Ben passes" in page and "nothing was changed" in page
+    version = table.version
+    r = correct(client, table.game, 3, version, type="pass", player="Ben")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{table.game}")
+    page = client.get(r.headers["Location"]).data.decode()
+    assert "Entry 3 is already Ben passes: nothing was changed." in page and "corrected." not in page
+    assert version_of(page) == version  # nothing written
     assert "history" not in table.record() or table.record()["history"] == []
     assert "corrected" not in client.get(f"/games/{table.game}/log").data.decode()
 
