@@ -459,3 +459,19 @@ def test_the_owner_picked_in_quick_entry_outlives_a_correction_not_an_entry(app,
     assert client.post(f"/games/{table.game}/undo", data={"version": str(table.version)}).status_code in (200, 303)
     table.version += 1
     assert "Cup owner Ben" not in text_of(client.get(poll, headers=HX).data)
+
+
+def test_each_mia_form_sends_its_mode_once(client, auth):
+    """A form's hidden ``mode`` (the entry mode it goes back to) is sent once: the trail's and the
+    quick entry's forms carried it twice, the page's and their own (found by a review)."""
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0"))
+    table.announce("Ann", 43)
+    for mode in ("trail", "quick"):
+        page = client.get(f"/games/{table.game}?mode={mode}").data.decode()
+        forms = re.findall(r"(?s)<form class=\"entry\".*?</form>", page)
+        assert forms, mode
+        for form in forms:
+            assert form.count('name="mode"') <= 1, form
+        # the page's mode first: a round begun in the trail goes back to quick entry
+        assert all(f'name="mode" value="{mode}"' in form for form in forms), mode
