@@ -139,3 +139,42 @@ def test_who_reveals_breaks_no_name_inside_a_word(page: Page, live_server: str):
         return out;
     })""")
     assert split == [], split
+
+
+#: The words (between spaces and hyphens) of the elements' text laid out on more than one line.
+SPLIT_WORDS = """elements => elements.flatMap(el => {
+    const out = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode());) {
+        const re = /[^\\s,·-]+/g;
+        for (let m; (m = re.exec(node.textContent));) {
+            const r = document.createRange();
+            r.setStart(node, m.index);
+            r.setEnd(node, m.index + m[0].length);
+            if (new Set(Array.from(r.getClientRects(), b => Math.round(b.top))).size > 1) out.push(m[0]);
+        }
+    }
+    return out;
+})"""
+
+
+def test_long_names_stay_whole_in_the_still_in_box_and_the_scores_table(page: Page, live_server: str):
+    """Six names of up to 22 letters on a 390x844 phone: the scores table gave its other columns
+    a share of the width and broke the names inside a word ("Hannelorewilhelmin/e"), and the
+    "Still in" box took half the width beside "nobody yet" (found by a review). The names take
+    the width the other columns leave, the words of "This round" stay whole, and long names
+    make the two boxes as wide as the glance."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    names = ["Maximilianefriederike", "Bartholomäus-Konstantin", "Cleo", "Hannelorewilhelmine", "Dirk", "Eve"]
+    register(page, live_server)
+    set_up(page, live_server, "mice-and-men", names, starter=0)
+    open_at(page, 5)
+    choose(page, "Join the men")
+    table = page.locator("table.scores tbody")
+    expect(table).to_contain_text("joined at 5")
+    assert table.locator("th, td").evaluate_all(SPLIT_WORDS) == []
+    glance = page.locator("dl.glance")
+    still_in = glance.locator("div", has_text="Still in")
+    assert still_in.evaluate("el => el.getBoundingClientRect().width") > 0.9 * glance.evaluate(
+        "el => el.getBoundingClientRect().width")
+    assert still_in.locator("dd").evaluate_all(SPLIT_WORDS) == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
