@@ -45,16 +45,15 @@
     p.textContent = text;
     if (back) p.setAttribute("data-back", back);
     area.appendChild(p);
-    // Below the offline banner; the tapped control kept in place, or on the screen if it fits
+    // The tapped control stays where it was (a second tap must land on it, not on a die that
+    // moved there); with none, the message comes into view below the offline banner. A message
+    // left out of view is also shown at the bottom, over the page (nothing moves).
     var top = banner && !banner.hidden ? banner.getBoundingClientRect().bottom : 0;
     var r = p.getBoundingClientRect(), dy = 0;
-    if (before !== null) {
-      var c = tapped.getBoundingClientRect();
-      dy = Math.min(c.top - before, r.top - top);
-      if (c.bottom - dy > window.innerHeight) dy = Math.min(c.bottom - window.innerHeight, r.top - top);
-    }
-    if (r.top - dy < top || r.bottom - dy > window.innerHeight) dy = r.top - top;
+    if (before !== null) dy = tapped.getBoundingClientRect().top - before;
+    else if (r.top < top || r.bottom > window.innerHeight) dy = r.top - top;
     if (dy) window.scrollBy({ top: dy, behavior: "instant" });
+    if (r.top - dy < top || r.bottom - dy > window.innerHeight) note(text, 6000);
   }
 
   // 24-hour time in the group's time zone.
@@ -170,13 +169,13 @@
     var el = document.querySelector("[data-say-" + key + "]");
     return el ? el.getAttribute("data-say-" + key) : "";
   }
-  function note(text) {
+  function note(text, ms) {
     var el = document.getElementById("tap-note");
     if (!el || !text) return;
     el.textContent = text;
     el.hidden = false;
     clearTimeout(noteTimer);
-    noteTimer = setTimeout(function () { el.hidden = true; }, 2500);
+    noteTimer = setTimeout(function () { el.hidden = true; }, ms || 2500);
   }
   // The forms take no pointer events then (app.css): the tap lands on the panel; the control
   // under the finger tells a missed tap from a stray one.
