@@ -191,6 +191,9 @@ def _after_change(game: Game, action, stale: str | None = None):
         session.rollback()
         session.refresh(game)
         loaded = service.load(session, game)
+        if game.removed_at is not None:  # what changed the game: its removal, not its last entry
+            return render_game(loaded, _("Nothing was changed: this game was removed meanwhile (on another phone, "
+                                         "or this page is older)."), "warning", 409)
         said = stale or translated(err)
         return render_game(loaded, f"{said} {_who_entered(session, loaded)}".strip(), "warning", 409)
     except (service.Refused, forms.BadForm) as err:

@@ -53,6 +53,22 @@ def test_a_removed_game_takes_no_entry_undo_redo_or_correction_until_restored(cl
     assert client.post(f"/games/{game}/redo", data={"version": "4"}, headers=HX).status_code == 200
 
 
+def test_an_older_page_that_sends_after_a_removal_is_told_of_the_removal(client, auth):
+    """A phone whose page is from before another phone removed the game (its live updates did
+    not get through) sends a turn: it was told "The game changed … Last entry, by …", which never
+    said the game was removed (found by a review)."""
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben"), starter="0")
+    post_turn(client, game, 0, "Ann", (6, 3), 2)  # both phones show version 1
+    assert post_turn(client, game, 1, "Ben", (5, 4), 1).status_code == 200  # the first phone goes on
+    assert client.post(f"/games/{game}/remove").status_code == 303  # and removes the game
+    r = post_turn(client, game, 1, "Ben", (5, 4), 1)  # the second phone's page is from before both
+    page = r.data.decode()
+    assert r.status_code == 409 and "Nothing was changed: this game was removed meanwhile" in page
+    assert "Last entry" not in page and "Restore it" in page
+    assert len(client.get(f"/games/{game}/record.json").json["entries"]) == 3
+
+
 def test_a_removed_games_page_says_so_and_offers_nothing_to_enter(client, auth):
     auth.register()
     game = new_game(client, players=("Ann", "Ben"), starter="0")
