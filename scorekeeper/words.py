@@ -6,9 +6,19 @@ import hashlib
 import unicodedata
 from functools import lru_cache
 
+from anyascii import anyascii
+
 from .i18n import gettext as _
 from .i18n import pgettext
 from .rules.base import Phrase
+
+
+def alphabetical(key: str) -> tuple[str, str]:
+    """The sort key, in the lists of players, of a name whose ``name_key`` is ``key``: its letters
+    written in ASCII by anyascii ("Émile" among the E's, "Łukasz" among the L's, "Ørjan" among the
+    O's: by code point they came after Z), then ``key`` itself, so that "Emile" and "Émile" keep
+    one order."""
+    return anyascii(key).casefold(), key
 
 
 @lru_cache(maxsize=4096)

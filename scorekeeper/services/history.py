@@ -40,6 +40,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, func, select
 
 from ..i18n import translated
+from ..words import alphabetical
 from ..words import name_in_text as isolated  # a right-to-left name keeps its figure beside it
 from ..models import Entry, Game, GamePlayer, Group, Player, utcnow
 from ..rules import GAMES, find_game
@@ -144,16 +145,16 @@ def known_players(session: Session, group_id: int, limit: int | None = None) -> 
     practice: :func:`stats.seated_players`), by name; with ``limit``, only the ones who sat at
     the most recently played of those games (still sorted by name)."""
     if limit is None:
-        return list(session.exec(select(Player).where(Player.group_id == group_id,
-                                                      Player.id.in_(seated_players(group_id)))
-                                 .order_by(Player.name_key)))
+        return sorted(session.exec(select(Player).where(Player.group_id == group_id,
+                                                        Player.id.in_(seated_players(group_id)))),
+                      key=lambda p: alphabetical(p.name_key))
     last_played = func.max(Game.played_at)
     recent = session.exec(
         select(Player).join(GamePlayer, GamePlayer.player_id == Player.id).join(Game, Game.id == GamePlayer.game_id)
         .where(Player.group_id == group_id, Game.removed_at.is_(None), Game.practice.is_(False))
         .group_by(Player.id).order_by(last_played.desc()).limit(limit)
     ).all()
-    return sorted(recent, key=lambda p: p.name_key)
+    return sorted(recent, key=lambda p: alphabetical(p.name_key))
 
 
 def get_player(session: Session, group_id: int, player_id: int) -> Player | None:

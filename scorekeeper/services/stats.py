@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 from ..models import Game, GameFigures, GamePlayer, Player
 from ..rules import GAMES, find_game
 from ..rules.mitchi import MITCHI
-from ..words import game_title
+from ..words import alphabetical, game_title
 
 #: Figures summed over a game's finished rounds.
 ROUND_KEYS = ("pots", "mitchis", "lives_lost", "challenges_won", "mia_challenges_won", "runs", "rounds_taken")
@@ -249,7 +249,7 @@ def player_stats(session: Session, group_id: int, player_id: int | None = None) 
             total_score=total or 0, pots=pots or 0, mitchis=mitchis or 0, lives_lost=lives_lost or 0,
             challenges_won=challenges or 0, mia_challenges_won=mia_challenges or 0, runs=runs or 0,
             best=low if lowest_wins(game) else high)
-    return sorted(profiles.values(), key=lambda s: (-s.played, s.player.name_key))
+    return sorted(profiles.values(), key=lambda s: (-s.played, alphabetical(s.player.name_key)))
 
 
 def leaders(stats: list[PlayerStats]) -> list[dict]:

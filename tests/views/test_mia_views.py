@@ -19,7 +19,8 @@ def text_of(data: bytes) -> str:
 
 def lives(data: bytes) -> dict:
     """Each player's lives as the page says them to screen readers."""
-    rows = re.findall(r'<th scope="row">([^<]+?)\s*(?:<small>.*?)?</th>\s*<td>.*?<span class="sr-only">([^<]+)</span>',
+    rows = re.findall(r'<th scope="row"><span class="name">([^<]+?)</span>\s*(?:<small>.*?)?</th>\s*<td>.*?'
+                      r'<span class="sr-only">([^<]+)</span>',
                       data.decode(), flags=re.S)
     return dict(rows)
 
@@ -231,7 +232,7 @@ def test_refused_entries_store_nothing(client, table, before_steps, entry, needl
 def test_eliminated_player_greyed_and_skipped(client, table):
     _eliminate_ann(table)
     page = client.get(f"/games/{table.game}").data.decode()
-    assert re.search(r'<tr class="out">\s*<th scope="row">Ann <small>· out</small>', page)
+    assert re.search(r'<tr class="out">\s*<th scope="row"><span class="name">Ann</span> <small>· out</small>', page)
     assert "0 lives" in text_of(page.encode())
     r = table.announce("Ben", 54)
     assert "Ben says 54 Cat: challenge, pass or roll" in text_of(r.data)

@@ -88,7 +88,7 @@ def test_each_choice_and_the_showdown(client, game):
     assert "Dan's choice at penalty 4" in t
     assert "Ran with the mice Cat (+3)" in t
     assert "Still in Ann, Ben, Dan" in t
-    assert re.search(r'<tr class="out">\s*<th scope="row">Cat', r.data.decode())
+    assert re.search(r'<tr class="out">\s*<th scope="row"><span class="name">Cat<', r.data.decode())
 
     # Dan leads to 7: the bidding reopens for Ann (the opener) and Ben (who had joined).
     r = play(client, game, [("announce", "Dan", {"penalty": 7})])
