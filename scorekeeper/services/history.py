@@ -1075,22 +1075,30 @@ class Loaded:
 
 
 def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]],
-                 skipped: list[str] | None = None, removed: list[str] | None = None) -> list[Loaded]:
+                 skipped: list[tuple[str, str]] | None = None, removed: list[str] | None = None,
+                 sizes: dict[str, int] | None = None) -> list[Loaded]:
     """Add every record in ``files`` (``[(filename, bytes)]``) as a new game of the group.
 
     All or nothing: every record is read and replayed before any is stored; the
     first problem raises :class:`ImportProblem` and nothing is stored. Each game
     keeps its ``played_at`` and ``history`` and is linked to player profiles.
     A record the group already has (same game, seats, options and log: the same
-    content hash), or one given twice, is not stored again; its label is appended to
-    ``skipped``, or to ``removed`` when it is a removed game that can still be restored.
+    content hash), or one given twice, is not stored again: ``(its file's name, its label)``
+    is appended to ``skipped``, or its label to ``removed`` when it is a removed game that can
+    still be restored. ``sizes`` gets how many records each file held, by its name.
     Loads for one group are stored one at a time (:func:`lock_group`), so
     simultaneous uploads of one record make one game. Cost: one replay per record, one
     indexed look-up per 500 records, and a few bulk inserts (2,000 records: seconds).
     """
     if not files:
         raise ImportProblem(_("choose one or more game record files (.json, or a zip from the export)"))
-    found = [item for name, data in files for item in read_upload(name, data)]
+    found, file_of = [], []
+    for name, data in files:
+        records = read_upload(name, data)
+        found += records
+        file_of += [name] * len(records)
+        if sizes is not None:
+            sizes[name] = sizes.get(name, 0) + len(records)
     if len(found) > MAX_IMPORT:
         raise ImportProblem(_("%(num)d records at once is too many; load at most %(top)d", num=len(found),
                               top=MAX_IMPORT))
@@ -1099,14 +1107,14 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     try:
         seen, restorable = already_stored(session, group_id, [inc.content_hash for inc in checked])
         fresh = []
-        for inc in checked:
+        for inc, file in zip(checked, file_of):
             if inc.content_hash in restorable:
                 if removed is not None:
                     removed.append(inc.source)
                 continue
             if inc.content_hash in seen:
                 if skipped is not None:
-                    skipped.append(inc.source)
+                    skipped.append((file, inc.source))
                 continue
             seen.add(inc.content_hash)
             fresh.append(inc)

@@ -177,6 +177,27 @@ def _import_limit() -> str:
     return current_app.config.get("IMPORT_RATE_LIMIT", IMPORT_RATE_LIMIT)
 
 
+def already_here(skipped: list[tuple[str, str]], sizes: dict[str, int]) -> list[str]:
+    """What a load says of the records it did not store again (``[(file, label)]``), one part
+    per file: "b.json", "all.zip (all 7 games)", or "list.json, record 2" for a few of a file's
+    records. Each record of an export named again made a wall of text (found by a review)."""
+    by_file: dict[str, list[str]] = {}
+    for file, label in skipped:
+        by_file.setdefault(file, []).append(label)
+    parts = []
+    for file, labels in by_file.items():
+        total = sizes.get(file, len(labels))
+        if total == 1:
+            parts.append(file)
+        elif len(labels) == total:
+            parts.append(_("%(file)s (all %(num)d games)", file=file, num=total))
+        elif len(labels) <= 3:
+            parts += labels
+        else:
+            parts.append(_("%(file)s (%(num)d of its %(total)d games)", file=file, num=len(labels), total=total))
+    return parts
+
+
 def _account_key() -> str:
     """The rate-limit key of a load: the signed-in account (not the address, which a whole
     table behind one router shares)."""
@@ -195,22 +216,24 @@ def import_games():
     if request.method == "POST":
         files = [(f.filename, f.read()) for f in request.files.getlist("records") if f and f.filename]
         session = get_session()
-        skipped: list[str] = []
+        skipped: list[tuple[str, str]] = []
         removed: list[str] = []
+        sizes: dict[str, int] = {}
         try:
-            games = hist.import_files(session, form_group().id, files, skipped, removed)
+            games = hist.import_files(session, form_group().id, files, skipped, removed, sizes)
         except hist.ImportProblem as err:
             session.rollback()
             error = _("Nothing was loaded. %(problem)s", problem=err)
             status = 409 if isinstance(err, hist.ImportBusy) else 400
         else:
             if skipped:
-                if len(skipped) > 5:
+                parts = already_here(skipped, sizes)
+                if len(parts) > 5:
                     flash(ngettext("Already here, not loaded again: %(names)s and %(num)d more.",
-                                   "Already here, not loaded again: %(names)s and %(num)d more.", len(skipped) - 5,
-                                   names=", ".join(skipped[:5])))
+                                   "Already here, not loaded again: %(names)s and %(num)d more.", len(parts) - 5,
+                                   names=", ".join(parts[:5])))
                 else:
-                    flash(_("Already here, not loaded again: %(names)s.", names=", ".join(skipped)))
+                    flash(_("Already here, not loaded again: %(names)s.", names=", ".join(parts)))
             if removed:
                 # not in the lists, but not gone: a second copy would come back beside it on a restore
                 removed = list(dict.fromkeys(removed))  # a file sent twice is named once

@@ -485,3 +485,23 @@ def test_players_are_listed_alphabetically_with_accented_letters_among_their_bas
     assert re.findall(r'<option value="\d+"[^>]*>([^<]+)</option>', games) == expected
     setup = html_module.unescape(client.get("/games/new/mitchi").data.decode())
     assert re.findall(r'value="pick-\d+"[^>]*>([^<]+)</button>', setup) == expected
+
+
+def test_records_loaded_again_are_named_by_their_file(client, auth):
+    """Loading the same games again names each file once: "a.json (all 6 games)", or "list.json
+    (4 of its 5 games)" for part of it. It named every record of an export again, "all.zip:
+    games.json, record 1, all.zip: games.json, record 2, …" (found by a review)."""
+    auth.register()
+    records = [golden(f"mitchi/{p.stem}") for p in sorted((RECORDS / "mitchi").glob("mitchi-1-*.json"))[:6]]
+    assert len({json.dumps(r, sort_keys=True) for r in records}) == 6
+    assert upload(client, records, names=["a.json"]).status_code == 303
+    r = upload(client, records, names=["a.json"])
+    said = client.get(r.headers["Location"]).data.decode()
+    assert "Already here, not loaded again: a.json (all 6 games)." in said and "record 1" not in said
+    r = upload(client, records[:4] + [golden("mia/mia-5-skip-eliminated-game-end")], records[5],
+               names=["list.json", "one.json"])
+    said = client.get(r.headers["Location"]).data.decode()
+    assert "Already here, not loaded again: list.json (4 of its 5 games), one.json." in said
+    r = upload(client, records[:2] + [golden("mitchi/mitchi-11-end-exactly-at-limit")], names=["few.json"])
+    said = client.get(r.headers["Location"]).data.decode()
+    assert "Already here, not loaded again: few.json, record 1, few.json, record 2." in said
