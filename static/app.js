@@ -28,11 +28,11 @@
     if (keep && main) window.scrollBy({ top: main.getBoundingClientRect().top - y, behavior: "instant" });
   }
 
-  // The control last tapped (a message about it keeps it in view)
+  // The control last tapped (a message about it leaves it where it is)
   var tapped = null;
   document.addEventListener("click", function (e) { tapped = e.target.closest && e.target.closest("button, label"); }, true);
-  // back: the key of what it says once the connection is back
-  function say(text, back) {
+  // later: the key of what it says once the connection is back
+  function say(text, later) {
     var area = document.querySelector("#panel .send-error") || document.getElementById("messages");
     if (!area || !text) return;
     var before = tapped && tapped.isConnected ? tapped.getBoundingClientRect().top : null;
@@ -43,7 +43,7 @@
     p.className = "msg error";
     p.setAttribute("role", "alert");
     p.textContent = text;
-    if (back) p.setAttribute("data-back", back);
+    if (later) p.setAttribute("data-back", later);
     area.appendChild(p);
     // The tapped control stays where it was (a second tap must land on it, not on a die that
     // moved there); with none, the message comes into view below the offline banner. A message
