@@ -100,6 +100,9 @@
       p.textContent = words(p.getAttribute("data-back"));
       p.removeAttribute("data-back");
       if (p.offsetHeight > h) window.scrollBy({ top: p.offsetHeight - h, behavior: "instant" });
+      // and over the page too, if it was shown there
+      var shown = document.getElementById("tap-note");
+      if (shown && !shown.hidden) note(p.textContent, 6000);
     });
   });
   window.addEventListener("scroll", function () {

@@ -214,7 +214,11 @@ def test_an_offline_tap_scrolled_down_keeps_its_button_under_the_finger(page: Pa
     button.click()
     expect(page.locator("#panel .msg[role=alert]")).to_contain_text("No answer: no connection")
     assert_message_and_button_in_view(page, button, box["y"])
+    note = page.locator("#tap-note")
+    expect(note).to_contain_text("No answer: no connection")
     page.context.set_offline(False)
+    # the note over the page says what the message says now (it said "no connection" on)
+    expect(note).to_contain_text("The connection is back, but the last entry got no answer")
     page.wait_for_timeout(300)
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # the same point, again
     expect(page.locator("#panel")).to_contain_text("Ben's turn")
