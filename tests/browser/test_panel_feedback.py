@@ -63,3 +63,22 @@ def test_pass_back_rows_look_apart_and_no_pressed_look(page: Page, live_server: 
     assert first.evaluate(LOOK) == before, "a button under the finger looks pressed"
     assert page.evaluate("getComputedStyle(document.querySelector('#panel button'))"
                          ".webkitTapHighlightColor") == "rgba(0, 0, 0, 0)"
+
+
+def test_undo_and_redo_keep_their_look_under_the_finger(page: Page, live_server: str):
+    """On a phone the last tapped button stays ``:hover`` until the next tap elsewhere: Undo and
+    Redo, tapped and left in place (a tap with no connection), turned solid blue, like a button
+    pressed (found by a review)."""
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    turn(page, 6, 3, 2)
+    for name in ("Undo", "Redo"):
+        button = page.locator(f"#panel .undo-redo button.{name.lower()}")
+        page.mouse.move(5, 5)
+        before = button.evaluate(LOOK)
+        button.hover()
+        page.wait_for_timeout(100)
+        assert button.evaluate(LOOK) == before, f"{name} under the finger looks pressed"
+        with swapped(page):
+            button.click()
