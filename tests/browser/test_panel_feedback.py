@@ -9,6 +9,14 @@ from .conftest import register, set_up, swapped
 from .test_mia_browser import announce
 
 LOOK = """el => { const s = getComputedStyle(el); return [s.backgroundColor, s.borderTopStyle, s.borderTopColor]; }"""
+#: Every kind of button or button-like link a page shows, once each (tag, classes, container's classes).
+KINDS = """() => { const seen = new Set(), out = [];
+  for (const el of document.querySelectorAll('button, a.button, .mia-mode a, .mia-owner a')) {
+    if (!el.checkVisibility() || el.closest('header')) continue;
+    const box = el.closest('fieldset, form, div, p');
+    const kind = [el.tagName, el.className, el.getAttribute('aria-current'), box && box.className].join('|');
+    if (!seen.has(kind)) { seen.add(kind); el.dataset.kind = out.length; out.push(kind); } }
+  return out; }"""
 
 
 def turn(page: Page, a: int, b: int, rolls: int) -> None:
@@ -82,3 +90,46 @@ def test_undo_and_redo_keep_their_look_under_the_finger(page: Page, live_server:
         assert button.evaluate(LOOK) == before, f"{name} under the finger looks pressed"
         with swapped(page):
             button.click()
+
+
+def pressed_looks(page: Page) -> list[str]:
+    """The kinds of button on the page that change their look under a resting finger."""
+    changed = []
+    for i, kind in enumerate(page.evaluate(KINDS)):
+        el = page.locator(f"[data-kind='{i}']")
+        page.mouse.move(1, 1)
+        page.wait_for_timeout(20)
+        before = el.evaluate(LOOK)
+        el.hover()
+        page.wait_for_timeout(20)
+        if el.evaluate(LOOK) != before:
+            changed.append(f"{kind}: {before} -> {el.evaluate(LOOK)}")
+    return changed
+
+
+def test_no_button_looks_pressed_under_a_finger_in_any_game(page: Page, live_server: str):
+    """The check above for every kind of button in the three games' panels: Mia's doubles and
+    Mia lost their border colour under a finger, and links drawn as buttons ("New game", the
+    cup owners of quick entry) turned the hover colour (found by going over every button)."""
+    base = live_server
+    register(page, base)
+    page.goto(base + "/")
+    seen = pressed_looks(page)
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    seen += pressed_looks(page)
+    set_up(page, base, "mia", ["Ann", "Ben", "Cat"], starter=0)
+    seen += pressed_looks(page)
+    with swapped(page):
+        page.get_by_role("link", name="Quick entry", exact=True).click()
+    assert page.locator(".mia-owner a").count() == 3
+    seen += pressed_looks(page)  # the cup owners, one of them current
+    with swapped(page):
+        page.get_by_role("link", name="Full trail", exact=True).click()
+    announce(page, "31")
+    page.wait_for_timeout(700)
+    with swapped(page):
+        page.get_by_role("button", name="Ben passes: holds 31").click()
+    seen += pressed_looks(page)  # the pass-back row and the roll row
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0)
+    seen += pressed_looks(page)
+    assert not seen, "\n".join(seen)
