@@ -708,7 +708,7 @@ class Mia(GameState):
                                    player=player, want=self.describe_next())
             owner, announced = self.cup_owner, self.claim
             quick = False
-        dice = parse_dice(entry.get("cup"), 2, "cup")
+        dice = parse_dice(entry.get("cup"), 2, Phrase(N_("the cup")))
         self._settle(owner, player, announced, dice, quick)
 
     # --- after a challenge -------------------------------------------------------

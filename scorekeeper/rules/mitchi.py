@@ -29,6 +29,8 @@ RANK = {hand: i for i, hand in enumerate(RANKING)}
 _RANK_ANY_ORDER = {**RANK, **{(lo, hi): i for (hi, lo), i in RANK.items()}}
 MITCHI = (2, 1)
 MAX_START_ROLLS = 3
+#: What a refusal of a turn's or a tie-break roll's dice names ("A hand must have 2 dice, not 3").
+HAND = Phrase(N_("a hand"))
 
 OPTIONS = (
     Option(
@@ -289,7 +291,7 @@ class Mitchi(GameState):
             raise IllegalEntry(N_("the round is in a tie-break; expected a tie-break roll by {player} (order: {order})"),
                                player=rnd.next_player, order=", ".join(rnd.tie_breaks[-1].order))
         player = check_player(self.players, entry, rnd.next_player, N_("turn"))
-        hand = parse_dice(entry.get("hand"), 2)
+        hand = parse_dice(entry.get("hand"), 2, HAND)
         rolls = need_int(entry, "rolls", None, None, None)  # the range is the roll limit, below
         if rnd.roll_limit is None:
             if not 1 <= rolls <= MAX_START_ROLLS:
@@ -310,7 +312,7 @@ class Mitchi(GameState):
         player = check_player(self.players, entry, rnd.next_player, N_("tie-break roll"))
         # A tie-break is one roll; a ``rolls`` key is not part of this entry's shape and is
         # ignored like any unlisted key (docs/game-record.md §Shapes).
-        hand = parse_dice(entry.get("hand"), 2)
+        hand = parse_dice(entry.get("hand"), 2, HAND)
         tb.rolls.append(Turn(player, hand))
         if len(tb.rolls) == len(tb.order):
             self._settle(rnd, [(t.player, t.hand) for t in tb.rolls], list(tb.order))

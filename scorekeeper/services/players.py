@@ -74,11 +74,12 @@ def _reseat(session: Session, game: Game, seat: int, new: str) -> None:
     session.add(game)
 
 
-def rename_player(session: Session, group_id: int, player: Player, name: str) -> None:
+def rename_player(session: Session, group_id: int, player: Player, name: str) -> bool:
     """Rename ``player`` to ``name`` everywhere; raise :class:`NameProblem` (and change nothing).
 
     The name is trimmed; another profile of the group with that name (any case) means the
-    two are the same person: merge them instead. Commits.
+    two are the same person: merge them instead. Commits. Returns False, changing nothing,
+    when ``name`` (trimmed) is already the player's, letter for letter.
     """
     name = clean_name(name or "")
     key = name_key(name)
@@ -91,6 +92,8 @@ def rename_player(session: Session, group_id: int, player: Player, name: str) ->
         raise NameProblem(_("a name cannot be empty"))
     if len(name) > MAX_NAME:
         raise NameProblem(_("a name has at most %(num)d characters", num=MAX_NAME))
+    if name == player.name:
+        return False
     try:
         for link in session.exec(select(GamePlayer).where(GamePlayer.player_id == player.id)):
             _reseat(session, session.get(Game, link.game_id), link.seat, name)
@@ -100,6 +103,7 @@ def rename_player(session: Session, group_id: int, player: Player, name: str) ->
     player.name, player.name_key = name, key
     session.add(player)
     session.commit()
+    return True
 
 
 def check_merge(session: Session, group_id: int, gone: Player, kept: Player) -> list[GamePlayer]:

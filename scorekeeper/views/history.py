@@ -294,10 +294,13 @@ def rename_player(player_id: int):
         abort(404)
     old = profile.name
     try:
-        people.rename_player(session, group.id, profile, request.form.get("name", ""))
+        renamed = people.rename_player(session, group.id, profile, request.form.get("name", ""))
     except people.NameProblem as err:
         return player(player_id, error=_("Not renamed: %(problem)s.", problem=err))
-    flash(_("%(old)s is now %(new)s in every game.", old=old, new=profile.name))
+    if renamed:
+        flash(_("%(old)s is now %(new)s in every game.", old=old, new=profile.name))
+    else:  # sent unchanged (or twice: a double tap)
+        flash(_("The name is already %(name)s: nothing was changed.", name=old))
     # (the form was sent to "#rename": the page opens at its message, at the top, instead)
     return redirect(url_for("history.player", player_id=player_id, _anchor="messages"), 303)
 

@@ -121,13 +121,21 @@ def test_a_long_name_never_hides_its_score_and_the_table_screen_fits_a_phone(pag
 
 SPACED = "Maximilian Alexander von Hohenzollern"  # words that each fit a phone's row
 
+#: The words in the elements ``sel`` finds that a line break cuts, other than after a soft hyphen
+#: (one letter at a time: where the next letter starts a new line, the one before must be U+00AD).
 BROKEN_WORDS = """sel => [...document.querySelectorAll(sel)].flatMap(b => {
-    const out = [], walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    const out = [], walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT), r = document.createRange();
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
         for (const m of n.data.matchAll(/\\S+/g)) {
-            const r = document.createRange();
-            r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
-            if (r.getClientRects().length > 1) out.push(m[0]);
+            let top = null;
+            for (let i = 0; i < m[0].length; i++) {
+                r.setStart(n, m.index + i); r.setEnd(n, m.index + i + 1);
+                const boxes = r.getClientRects();
+                if (!boxes.length) continue;
+                const here = boxes[boxes.length - 1].top;
+                if (top !== null && Math.abs(here - top) > 1 && m[0][i - 1] !== '\\u00ad') { out.push(m[0]); break; }
+                top = here;
+            }
         }
     }
     return out;
@@ -176,6 +184,27 @@ def test_every_game_page_fits_a_320_px_phone(page: Page, live_server: str):
                           ("mice-and-men", ["Ann", "Ben", "Cat", "Dan"])):
         set_up(page, base, game, players, starter=0)
         assert fits(page), (game, spills(page))
+
+
+def test_mia_in_german_fits_a_320_px_phone(page: Page, live_server: str):
+    """In German, "Mäxchen" (Mia's last value) is wider than a quarter of a 320 px phone: it ran
+    past its button's borders; it now takes two columns. "im Uhrzeigersinn" broke inside the word
+    with no hyphen ("Uhrzeigersin / n"); it holds a soft hyphen (found by a review)."""
+    base = live_server
+    register(page, base, "klein")
+    page.set_viewport_size({"width": 320, "height": 640})
+    set_up(page, base, "mia", ["Zoë", "Ben", "Cat"], starter=0)
+    game = page.url
+    page.goto(base + "/settings")
+    page.locator(".language-switch button[value=de]").click()
+    page.wait_for_load_state()
+    page.goto(game)
+    mia = page.locator(".mia-values button.mia")
+    assert mia.inner_text().strip() == "Mäxchen"
+    assert mia.evaluate("b => b.scrollWidth <= b.clientWidth"), "Mäxchen runs past its button"
+    assert fits(page), spills(page)
+    assert "Uhrzeiger\u00adsinn" in page.locator(".glance").inner_text()
+    assert page.evaluate(BROKEN_WORDS, ".glance dd") == []
 
 
 def test_the_header_is_one_row_on_a_phone(page: Page, live_server: str):

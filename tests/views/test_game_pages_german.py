@@ -164,7 +164,7 @@ def test_mia_setup_play_and_game_over_in_german(de):
 
     game = new_game(de, "mia", players=("Ann", "Ben", "Cat"), starter="0", lives=2)
     page = de.get(f"/games/{game}").data
-    german(page, "Mäxchen · Ann, Ben, Cat", "Ann würfelt und sagt an", "Runde 1", "Richtung im Uhrzeigersinn",
+    german(page, "Mäxchen · Ann, Ben, Cat", "Ann würfelt und sagt an", "Runde 1", "Richtung im Uhrzeiger\u00adsinn",
            "Ann fängt an: noch nichts angesagt", "Alle Ansagen", "Schnelleingabe",
            "2 Leben für jeden · Standard-Rangfolge (11 bester Pasch, 66 schlechtester) · beim Zurückgeben muss "
            "man erhöhen · die nächste Runde beginnt der Besitzer des aufgedeckten Bechers · Gewinner bekommt ein "

@@ -175,6 +175,17 @@ def test_quick_entry_with_the_wrong_challenger_is_refused(client, table):
     assert table.record() == before
 
 
+def test_a_cup_of_three_dice_is_refused_in_words(client, table):
+    """A hand-made form with a third die is told what is wrong as the other refusals are: it said
+    "cup must have 2 dice, not 3", the record's key (found by a review)."""
+    before = table.record()
+    r = table.post(type="challenge", player="Ben", owner="Ann", announced=54, mode="quick",
+                   **{"cup.0": 4, "cup.1": 3, "cup.2": 1})
+    assert r.status_code == 422
+    assert messages(r.data)[0].startswith("The cup must have 2 dice, not 3")
+    assert table.record() == before
+
+
 def test_mode_switch_and_undo_keep_the_mode(client, table):
     page = client.get(f"/games/{table.game}").data.decode()
     assert 'href="/games/%d?mode=quick"' % table.game in page and 'aria-current="page">Full trail' in page

@@ -94,6 +94,10 @@ def test_bad_form_data(client, game):
     r = client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "player": "Ann",
                                                     "hand.0": "3", "hand.1": "1", "rolls": "two"}, headers=HX)
     assert r.status_code == 422 and "Rolls must be a whole number" in messages(r.data)[0]
+    # a third die (a hand-made form): said as the other refusals, not by the record's key "hand"
+    r = client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "player": "Ann", "hand.0": "3",
+                                                    "hand.1": "2", "hand.2": "2", "rolls": "1"}, headers=HX)
+    assert r.status_code == 422 and messages(r.data)[0].startswith("A hand must have 2 dice, not 3"), messages(r.data)
 
 
 def test_double_tap_records_once(client, game):

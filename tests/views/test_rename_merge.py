@@ -43,6 +43,26 @@ def test_rename_everywhere(client, auth):
     assert r.status_code == 400 and "merge" in r.data.decode()
 
 
+def test_a_rename_to_the_same_name_changes_nothing_and_says_so(client, auth):
+    """Sent unchanged, the rename said "Jörg is now Jörg in every game." (found by a review); a
+    change of case is a new name, and a double tap's second rename is the unchanged one."""
+    auth.register()
+    game = new_game(client, players=("Jörg", "Ben"), starter="0")
+    jorg = profile_id(client, "Jörg")
+    version = client.get(f"/games/{game}/record.json").json
+    r = client.post(f"/players/{jorg}/rename", data={"name": " Jörg "}, follow_redirects=True)
+    page = html.unescape(r.data.decode())
+    assert "The name is already Jörg: nothing was changed." in page and "is now" not in page
+    assert client.get(f"/games/{game}/record.json").json == version
+    for _tap in range(2):
+        r = client.post(f"/players/{jorg}/rename", data={"name": "jörg"}, follow_redirects=True)
+    page = html.unescape(r.data.decode())
+    assert "The name is already jörg: nothing was changed." in page
+    assert client.get(f"/games/{game}/record.json").json["players"] == ["jörg", "Ben"]
+    r = client.post(f"/players/{jorg}/rename", data={"name": "Jörg"}, follow_redirects=True)
+    assert "jörg is now Jörg in every game." in html.unescape(r.data.decode())
+
+
 def test_merge_two_spellings(client, auth):
     auth.register()
     first = new_game(client, players=("Ann", "Ben"), starter="0")
