@@ -103,6 +103,27 @@ def test_mitchi_tie_break_in_plain_words():
     assert {"title": "Longest tie-break chain", "text": "1 tie-break in round 1"} in view.highlights
 
 
+def test_a_mitchi_in_a_tie_break_shows_in_its_pot():
+    """docs/rules.md §Mitchi 8: the pot doubles to 2, Ben's Mitchi in the tie-break makes it 4, the
+    next tie-break doubles that to 8. The summary said "pot 2" and then "pot 8" (found by a review)."""
+    record = {"format": 1, "game": "mitchi", "players": ["Ann", "Ben", "Cat"], "options": {},
+              "entries": [{"type": "start", "player": "Ann"},
+                          {"type": "turn", "player": "Ann", "hand": [3, 1], "rolls": 1},
+                          {"type": "turn", "player": "Ben", "hand": [3, 1], "rolls": 1},
+                          {"type": "turn", "player": "Cat", "hand": [6, 6], "rolls": 1},
+                          {"type": "tiebreak", "player": "Ben", "hand": [2, 1]},
+                          {"type": "tiebreak", "player": "Ann", "hand": [2, 1]},
+                          {"type": "tiebreak", "player": "Ann", "hand": [4, 2]},
+                          {"type": "tiebreak", "player": "Ben", "hand": [6, 5]}]}
+    summary = records.replay(record)
+    tbs = summary["rounds"][0]["tie_breaks"]
+    assert [(tb["pot"], tb["pot_after"]) for tb in tbs] == [(2, 6), (12, 12)]
+    assert summary["rounds"][0]["pot"] == 12
+    text = " ".join(hist.game_summary(row(record), summary).log[0]["lines"])
+    assert "Tie-break 1 (order Ben → Ann, pot 2, 6 with Mitchis): Ben Mitchi, Ann Mitchi." in text, text
+    assert "Tie-break 2 (order Ann → Ben, pot 12): " in text, text
+
+
 def test_mia_log_says_claim_cup_and_lives():
     record, summary = golden("mia/mia-5-skip-eliminated-game-end")
     view = hist.game_summary(row(record), summary)

@@ -79,6 +79,11 @@ class TieBreak:
     pot: int
     rolls: list[Turn] = field(default_factory=list)
 
+    @property
+    def pot_after(self) -> int:
+        """The pot with this tie-break's rolls: ``pot`` and 2 more for each Mitchi rolled in it (rule 8)."""
+        return self.pot + 2 * sum(1 for t in self.rolls if t.hand == MITCHI)
+
 
 @dataclass
 class Round:
@@ -111,8 +116,7 @@ class Round:
         """The pot now: the round's pot, or the running tie-break's (rule 8)."""
         if not self.tie_breaks:
             return self.round_pot
-        tb = self.tie_breaks[-1]
-        return tb.pot + 2 * sum(1 for t in tb.rolls if t.hand == MITCHI)
+        return self.tie_breaks[-1].pot_after
 
     @property
     def worst_hand(self) -> Turn | None:
@@ -154,7 +158,7 @@ class Round:
     def as_dict(self) -> dict:
         """docs/game-record.md §Replay round keys (number, starter, roll_limit, taker, pot), plus ``turns``
         (``[{"player", "hand": [hi, lo], "rolls"}]``), ``tie_breaks`` (``[{"order", "pot" (doubled,
-        before Mitchis), "hands"}]``) and ``scores`` (everyone's points after the round)."""
+        before Mitchis), "pot_after" (with them), "hands"}]``) and ``scores`` (everyone's points after the round)."""
         return {
             "number": self.number,
             "starter": self.starter,
@@ -163,7 +167,7 @@ class Round:
             "pot": self.pot,
             "turns": [{"player": t.player, "hand": list(t.hand), "rolls": t.rolls} for t in self.turns],
             "tie_breaks": [
-                {"order": tb.order, "pot": tb.pot,
+                {"order": tb.order, "pot": tb.pot, "pot_after": tb.pot_after,
                  "hands": [{"player": t.player, "hand": list(t.hand)} for t in tb.rolls]}
                 for tb in self.tie_breaks
             ],

@@ -448,8 +448,14 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
                                names=join_names(worst)))
         for i, tb in enumerate(tbs, start=1):
             rolled = ", ".join(f"{isolated(h['player'])} {hand_words(h['hand'])}" for h in tb["hands"])
-            lines.append(_("Tie-break %(number)d (order %(order)s, pot %(pot)d): %(rolled)s.", number=i,
-                           order=" → ".join(isolated(p) for p in tb["order"]), pot=tb["pot"], rolled=rolled))
+            order = " → ".join(isolated(p) for p in tb["order"])
+            if tb["pot_after"] != tb["pot"]:  # Mitchis rolled in it raised the pot
+                lines.append(_("Tie-break %(number)d (order %(order)s, pot %(pot)d, %(now)d with Mitchis): "
+                               "%(rolled)s.", number=i, order=order, pot=tb["pot"], now=tb["pot_after"],
+                               rolled=rolled))
+            else:
+                lines.append(_("Tie-break %(number)d (order %(order)s, pot %(pot)d): %(rolled)s.", number=i,
+                               order=order, pot=tb["pot"], rolled=rolled))
         lines.append(ngettext("%(player)s takes the pot: %(num)d point.", "%(player)s takes the pot: %(num)d points.",
                               rnd["pot"], player=rnd["taker"]))
         return lines
