@@ -55,11 +55,10 @@ def build(source: Path, cache: Path) -> tuple[Path, dict[str, str]]:
     """The minified and compressed copy of ``source`` under ``cache`` (built if missing) and
     ``{"/static/<name>": version}`` for every file (the version of its source, as
     :func:`scorekeeper.web.static_url` puts it in URLs)."""
-    files = sorted(p for p in source.rglob("*") if p.is_file())
+    contents = {p.relative_to(source).as_posix(): p.read_bytes()
+                for p in sorted(source.rglob("*")) if p.is_file()}
     versions, whole = {}, hashlib.sha256(MINIFIERS.encode())
-    for p in files:
-        name = p.relative_to(source).as_posix()
-        data = p.read_bytes()
+    for name, data in contents.items():
         versions["/static/" + name] = content_version(data)
         whole.update(name.encode() + b"\0" + data)
     target = cache / whole.hexdigest()[:16]
@@ -68,10 +67,9 @@ def build(source: Path, cache: Path) -> tuple[Path, dict[str, str]]:
         tmp = cache / f".{target.name}.{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(source, tmp)
-        for p in files:
-            name = p.relative_to(source).as_posix()
-            out = served(name, p.read_bytes())
-            if (tmp / name).read_bytes() != out:
+        for name, data in contents.items():  # each source read once (the copy keeps the file modes)
+            out = served(name, data)
+            if out is not data:
                 (tmp / name).write_bytes(out)
         compressor = Compressor(quiet=True)
         for p in sorted(tmp.rglob("*")):
