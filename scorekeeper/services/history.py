@@ -50,7 +50,7 @@ from ..rules import record as records
 from ..rules.record import RECORD_INT_MAX
 from ..rules.mia import value_label
 from ..rules.mitchi import MITCHI, hand_name, worst_of
-from . import export_rows
+from . import export_rows, practice
 from . import games as service
 from babel.numbers import format_decimal
 from flask_babel import gettext as _, ngettext, pgettext
@@ -779,8 +779,11 @@ def write_csv(rows: list[dict]) -> str:
 
 
 def export_record(session: Session, loaded: service.Loaded) -> dict:
-    """The game record (docs/game-record.md) plus ``played_at`` (ISO 8601, UTC) and ``history``."""
+    """The game record (docs/game-record.md) plus ``played_at`` (ISO 8601, UTC) and ``history``;
+    a practice game's without the dice under its cups (:func:`practice.as_the_table_saw_it`)."""
     record = service.to_record(session, loaded)
+    if loaded.game.practice:
+        record = practice.as_the_table_saw_it(record)
     record["played_at"] = loaded.game.played_at.astimezone(timezone.utc).isoformat()
     return record
 

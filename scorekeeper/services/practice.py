@@ -270,6 +270,17 @@ def cup_of(log: list[dict]) -> tuple[int, int] | None:
     return None
 
 
+def as_the_table_saw_it(record: dict) -> dict:
+    """A practice game's record (docs/game-record.md) without what nobody at a table sees: the
+    dice under a Mia cup, kept with each ``announce`` (``dice``, an extra key) to lift the cup
+    when it is challenged, the virtual players' too (a record downloaded mid-round told whether
+    they bluffed). The lifted cup is in the ``challenge`` entry. Changes ``record`` and returns it."""
+    for entry in record.get("entries", []) + [item.get("entry") for item in record.get("history", [])]:
+        if isinstance(entry, dict) and entry.get("type") == "announce":
+            entry.pop("dice", None)
+    return record
+
+
 def pending_cup(loaded: Loaded) -> list[int] | None:
     """The dice the person has just rolled under the cup and not announced yet, or None."""
     saved = json.loads(loaded.game.practice_state or "null")

@@ -47,6 +47,15 @@ def record_of(client, gid) -> dict:
     return json.loads(r.data)
 
 
+def stored_log(client, gid) -> list[dict]:
+    """The game's active entries as stored: a Mia practice keeps the dice under each cup there."""
+    from scorekeeper.models import Entry
+
+    with Session(client.application.extensions["scorekeeper.engine"]) as s:
+        rows = s.exec(select(Entry).where(Entry.game_id == gid, Entry.status == "active").order_by(Entry.seq))
+        return [json.loads(e.data) for e in rows]
+
+
 def step_of(html: str) -> str | None:
     m = re.search(r'name="step" value="(\d+)"', html)
     return m.group(1) if m else None
@@ -338,7 +347,9 @@ def test_mia_and_mice_and_men_practice_games_play_to_the_end_as_ordinary_entries
         record = record_of(client, gid)
         assert records.replay(record)["finished"]
         assert "Game over" in client.get(f"/practice/{gid}").data.decode()
-        logs.append(record["entries"])
+        assert [{k: v for k, v in e.items() if k != "dice" or e["type"] != "announce"} for e in stored_log(client, gid)] \
+            == [{k: v for k, v in e.items() if k != "entered_by"} for e in record["entries"]]  # and no cup's dice
+        logs.append(stored_log(client, gid))
     assert logs[0] == logs[1]
     assert any(e["player"] == "Ann" and e["type"] not in ("startroll", "reveal") for e in logs[0])
     if game == "mia":
@@ -391,8 +402,30 @@ def test_mia_the_person_rolls_under_the_cup_then_must_announce(client, auth):
     value = re.search(r'name="value" value="(\d+)"', html).group(1)
     ok = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "announce", "value": value})
     assert ok.status_code == 200
-    last = record_of(client, gid)["entries"][-1]
-    assert last == {"type": "announce", "player": "Ann", "value": int(value), "dice": cup}
+    assert stored_log(client, gid)[-1] == {"type": "announce", "player": "Ann", "value": int(value), "dice": cup}
+    assert record_of(client, gid)["entries"][-1] == {"type": "announce", "player": "Ann", "value": int(value)}
+
+
+def test_a_mia_record_downloaded_mid_round_shows_no_dice_under_a_cup(client, auth):
+    """Downloaded at the person's move, the record told what a virtual player's cup held (its
+    announce's ``dice``), so whether it bluffed (found by a review); undone entries neither."""
+    auth.register()
+    gid = start_other(client, "mia", "lives", "3")
+    page = mia_to_my_move(client, gid)
+    hidden = [e for e in stored_log(client, gid) if e["type"] == "announce" and e["player"] != "Ann"]
+    assert hidden and all(e.get("dice") for e in hidden)
+    body = client.get(f"/games/{gid}/record.json").data.decode()
+    assert '"dice"' not in body
+    # the person announces, then takes it back: the undone announce is in the history, without its dice
+    r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": str(version_of(page)), "action": "roll"})
+    if 'name="value"' in r.data.decode():
+        value = re.search(r'name="value" value="(\d+)"', r.data.decode()).group(1)
+        r = client.post(f"/practice/{gid}/roll", headers=HX,
+                        data={"version": str(version_of(r.data)), "action": "announce", "value": value})
+        assert r.status_code == 200
+        client.post(f"/practice/{gid}/undo", headers=HX, data={"version": str(version_of(r.data))})
+        record = record_of(client, gid)
+        assert record["history"] and '"dice"' not in json.dumps(record)
 
 
 def test_mice_and_men_the_person_sees_their_dice_and_the_log_shows_the_same(client, auth):
@@ -543,7 +576,7 @@ def my_roll(client, gid, page, game) -> list[int]:
     value = re.search(r'name="value" value="(\d+)"', r.data.decode()).group(1)
     r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "announce", "value": value})
     assert r.status_code == 200, messages(r.data)
-    return record_of(client, gid)["entries"][-1]["dice"]
+    return stored_log(client, gid)[-1]["dice"]
 
 
 def test_a_stale_tabs_other_move_is_not_called_a_double_tap(client, auth):
