@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -40,14 +40,17 @@ def form_group():
     """The group a posted form was made for: a form acts in the group its page showed, even if
     another tab switched groups meanwhile (a rename, an invite, a load of records, a new game
     would otherwise land in the other group), and that group becomes the current one. Without
-    the field, the current group. A group the account is not in is a 404."""
+    the field, the current group. A group the account is not in (never, or no longer: removed
+    while the page was open) is a 404 that says so; whether that group exists, it does not say."""
     group_id = posted_group_id()
     if group_id is None:
         return current_group()
     try:
         return groups.switch_to(get_session(), current_user.id, group_id)
     except groups.NotAllowed:
-        abort(404)
+        abort(make_response(message_response(
+            _("Nothing was saved: this page was made for a group you are not in (any more). Open it again "
+              "from one of your groups."), 404, _("Not found"))))
 
 
 def _refused(err: groups.NotAllowed):

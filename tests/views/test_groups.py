@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from scorekeeper.models import Entry, Membership
+from scorekeeper.models import Entry, Game, Membership
 
 from ..conftest import HX, Auth, new_game, version_of
 
@@ -298,6 +298,26 @@ def test_a_removed_members_open_page_leaves_the_game(app, client, auth):
     r = ben.get(f"/games/{gid}/poll?v=0", headers=HX)
     assert r.headers.get("HX-Redirect") == "/"
     assert "not in its group any more" in ben.get("/").data.decode()
+
+
+def test_a_removed_members_open_form_says_why_nothing_was_saved(app, client, auth):
+    """A form on a page of the group, sent after its owner removed the account (a new game, a load
+    of records): nothing is saved, and the answer says why, not "no such page" (found by a review).
+    A group the account was never in is told the same, which says nothing of whether it exists."""
+    gid, ben = ben_joins_ann(app, client, auth)
+    ben.post(f"/groups/{group_of_page(client, '/groups')}/switch")
+    group = group_of_page(ben, "/games/new/mitchi")
+    client.post("/groups/members/2/remove")
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        games = len(s.exec(select(Game)).all())
+    for path, data in (("/games/new/mitchi", {"players-0": "Ann", "players-1": "Ben", "starter": "0"}),
+                       ("/import", {})):
+        r = ben.post(path, data={"group": group, **data})
+        page = html.unescape(r.data.decode())
+        assert r.status_code == 404 and "Nothing was saved: this page was made for a group you are not in" in page
+    assert ben.post("/import", data={"group": "999"}).data == r.data
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert len(s.exec(select(Game)).all()) == games
 
 
 def test_another_groups_invite_or_member_is_404_and_nothing_changes(app, client, auth):
