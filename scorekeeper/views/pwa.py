@@ -49,7 +49,7 @@ MANIFEST = {
     "start_url": "/",
     "scope": "/",
     "display": "standalone",
-    "orientation": "portrait",
+    "orientation": "any",  # the table screen is for a tablet or a TV in landscape
     "theme_color": "#0d47a1",
     "background_color": "#ffffff",
     "icons": [

@@ -307,6 +307,8 @@ def test_a_removed_members_open_form_says_why_nothing_was_saved(app, client, aut
     gid, ben = ben_joins_ann(app, client, auth)
     ben.post(f"/groups/{group_of_page(client, '/groups')}/switch")
     group = group_of_page(ben, "/games/new/mitchi")
+    # the load page names the group its games go into, as New game does (found by a review)
+    assert "In the group <strong>ann</strong>" in ben.get("/import").data.decode()
     client.post("/groups/members/2/remove")
     with Session(app.extensions["scorekeeper.engine"]) as s:
         games = len(s.exec(select(Game)).all())

@@ -276,6 +276,9 @@ def test_manifest_follows_the_pages_language(client, headers, lang, name):
     manifest = json.loads(r.data)
     assert manifest["name"] == name and manifest["lang"] == lang and manifest["short_name"] == "scorekeeper"
     assert manifest["id"] == "/" and manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    # the installed app turns with the device: the table screen is for a tablet or TV in landscape
+    # ("portrait" held it upright; found by a review)
+    assert manifest["orientation"] == "any"
     if lang == "de":
         assert manifest["description"] == ("Zählt die Punkte bei Mitchi, Mäxchen (Mia) und Mice and Men, "
                                            "gespielt mit echten Würfeln.")
