@@ -74,7 +74,9 @@ def game_list():
     rows, total = hist.list_games(session, current_group().id, game_filter, player.id if player else None,
                                   page, per_page)
     pages = max((total + per_page - 1) // per_page, 1)
-    practice_rows, practice_total = hist.list_games(session, current_group().id, per_page=5, practice=True)
+    # the same filters: "/?game=mia" listed the Mitchi practice games too (found by a review)
+    practice_rows, practice_total = hist.list_games(session, current_group().id, game_filter,
+                                                    player.id if player else None, per_page=5, practice=True)
     return render_template("games/index.html", games=rows, practice_games=practice_rows,
                            practice_total=practice_total, games_registry=GAMES, page=page, pages=pages,
                            total=total, game_filter=game_filter, player=player,

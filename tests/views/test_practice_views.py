@@ -269,6 +269,9 @@ def test_practice_games_are_listed_apart_and_never_counted_in_stats(client, auth
     games = client.get("/").data.decode()
     main, practice = games.split('id="practice-games"')
     assert f"/practice/{gid}" not in main and f"/games/{gid}/summary" in practice
+    # the list's filters hold for them too: "/?game=mia" listed this Mitchi practice game (a review)
+    assert f"/games/{gid}/summary" not in client.get("/?game=mia").data.decode()
+    assert f"/games/{gid}/summary" in client.get("/?game=mitchi").data.decode()
     players = client.get("/players").data.decode()
     assert "Dan" not in players and "Eve" not in players  # virtual players get no profile
     with Session(seeded.extensions["scorekeeper.engine"]) as s:  # Ann's profile has her practice seat
