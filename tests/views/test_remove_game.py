@@ -95,6 +95,20 @@ def test_a_removed_games_page_says_so_and_offers_nothing_to_enter(client, auth):
     assert client.get(f"/games/{game}/entries/2").status_code == 200
 
 
+def test_a_removed_finished_game_still_shows_its_result_but_no_rematch(client, auth):
+    """The page of a removed finished game showed the last round and the removal, not who won
+    (found by a review)."""
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben"), starter="0", point_limit=1)
+    post_turn(client, game, 0, "Ann", (6, 3), 1)
+    post_turn(client, game, 1, "Ben", (5, 4), 1)  # Ben's 5-4 is worse: he takes the pot, 1 point
+    assert "Game over. Ann wins with 0 points." in client.get(f"/games/{game}").data.decode()
+    client.post(f"/games/{game}/remove")
+    panel = client.get(f"/games/{game}").data.decode().split('id="panel"')[1]
+    assert "This game was removed" in panel and "Game over. Ann wins with 0 points." in panel
+    assert "/rematch" not in panel
+
+
 def test_a_phone_that_has_the_game_open_follows_its_removal_and_restoring(app, client, auth):
     """Removing and restoring move the game's version: another phone's poll brings the panel as it
     now stands, a form it showed before is stale, and the stored snapshot and export rounds move
