@@ -153,6 +153,8 @@ def _filled(message, sentence: bool = False) -> str:
 def _template_gettext(eval_ctx, string: str, **variables) -> str:
     """``_()`` in a template: Jinja's newstyle ``gettext`` (docs/speed.md §Entry path)."""
     found = catalog().ugettext(string)
+    if not variables and "%" not in found:  # nothing to fill: as %-formatting would leave it
+        return Markup(found) if eval_ctx.autoescape else found
     return (Markup(found) if eval_ctx.autoescape else found) % variables
 
 

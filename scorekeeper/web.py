@@ -260,12 +260,13 @@ def init_app(app) -> None:
     from .services.groups import current_group
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
-                                 die_faces=die_faces, fragment=fragment, current_mark=current_mark,
+                                 die_faces=die_faces, hand=hand, fragment=fragment, current_mark=current_mark,
                                  current_group=current_group, once_field=once.field, field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
                                  option_label=option_label, option_help=option_help, shown_tag=shown_tag)
     app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat" (in the request's language)
     app.jinja_env.filters["bdi"] = isolated
+    app.jinja_env.filters["of_player"] = of_player
     app.jinja_env.filters["people"] = people  # "Ann, Ben" / "Ben → Ann", each name isolated
 
 
@@ -318,6 +319,25 @@ def die_faces(cls: str = "") -> tuple:
             Markup('<svg class="die {}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
                    '<use href="{}#d{}"/></svg>').format(cls, sprite, n) for n in range(1, 7))
     return _faces[key]
+
+
+def hand(dice, spoken: bool = True) -> Markup:
+    """A hand as small dice (``dice``: die values 1 to 6), its values said to screen readers
+    ("6-5"); ``spoken=False`` where the hand's text follows anyway (it would be read twice).
+    A function, not a template macro: importing a macro costs every panel that shows a hand
+    (docs/speed.md §Entry path)."""
+    faces = die_faces("small")
+    inner = Markup("").join(faces[d] for d in dice)
+    if spoken:
+        inner += Markup('<span class="sr-only">{}</span>').format("-".join(str(d) for d in dice))
+    return Markup('<span class="hand">{}</span>').format(inner)
+
+
+def of_player(items, player: str):
+    """The first of ``items`` (turns, rolls: objects with a ``player``) that is ``player``'s, or
+    None: the templates' ``turns|of_player(p)``, for ``selectattr("player", "equalto", p)|first``,
+    which costs a panel several times more (docs/speed.md §Entry path)."""
+    return next((item for item in items if item.player == player), None)
 
 
 _CURRENT = Markup(' aria-current="true"')

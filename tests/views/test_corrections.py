@@ -125,6 +125,19 @@ def test_last_entries_follow_a_correction_and_the_language(app, client, auth, mo
     assert "Ann: 5-4 in 1" in page and "Ann: 6-3 in 2" not in page
 
 
+def test_rolls_buttons_follow_the_language(client, auth):
+    """The "Rolls used" buttons are built once and kept (web.fragment) by roll limit, language and
+    chosen number: the same buttons asked for in another language are that language's."""
+    auth.register()
+    game = new_game(client)
+    page = client.get(f"/games/{game}").data.decode()
+    assert re.findall(r'name="rolls" value="\d">([^<]+)<', page) == ["in 1", "in 2", "in 3"]
+    assert client.post("/language", data={"language": "de"}).status_code == 303
+    page = client.get(f"/games/{game}").data.decode()
+    assert re.findall(r'name="rolls" value="\d">([^<]+)<', page) == ["1. Wurf", "2. Wurf", "3. Wurf"]
+    assert "Im wievielten Wurf?" in page
+
+
 def test_a_correction_marks_the_values_sent_by_their_own_button(client, auth):
     """The last die of a Mia challenge and the penalty of a Mice and Men opening are sent by the
     button of their value: on the correction page that button is marked current."""
