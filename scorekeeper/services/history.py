@@ -916,8 +916,10 @@ def _check_values(label: str, record) -> None:
                                       "which no text here may hold", file=label,
                                       text=repr(value[:30].replace(chr(0), "\u2400"))))
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > RECORD_INT_MAX:
-            raise ImportProblem(_("%(file)s: record: the number %(number)s… is out of range; every number in a "
-                                  "record is between -%(top)s and %(top)s", file=label, number=str(value)[:12],
+            text = str(value)  # shortened with "…" only when it is long
+            raise ImportProblem(_("%(file)s: record: the number %(number)s is out of range; every number in a "
+                                  "record is between -%(top)s and %(top)s", file=label,
+                                  number=text if len(text) <= 12 else text[:12] + "…",
                                   top=format_decimal(RECORD_INT_MAX, locale=request_language())))
 
 
@@ -1003,7 +1005,8 @@ def check_incoming(label: str, record) -> Incoming:
     except records.ReplayError as err:
         raise ImportProblem(f"{label}: {translated(err, sentence=False)}") from None
     played = record.get("played_at")
-    played_at = parse_time(label, "played_at", played) if played is not None else None
+    # a key of the record itself: named as the replay names the record's own problems ("record: …")
+    played_at = parse_time(label, _("record: played_at"), played) if played is not None else None
     entries = service.plain_entries(record.get("entries", []))
     history = _check_history(label, record.get("history"), header.players, len(entries))
     others = [(h["seq"], h["status"], service.plain_entries([h["entry"]])[0],

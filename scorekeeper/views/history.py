@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
@@ -157,9 +158,11 @@ def export():
     the account is not in is a 404. Without it, the current group."""
     group_id = _asked_group_id()
     # Named after the group: two groups' exports of one day are two files, each saying whose it is.
-    # secure_filename leaves ASCII letters, digits, "_", "." and "-" (nothing to quote); a name
-    # with none of them ("日本語") is the group's number.
-    stem = secure_filename(get_session().get(Group, group_id).name) or f"group-{group_id}"
+    # secure_filename leaves ASCII letters, digits, "_", "." and "-" (nothing to quote); a run of
+    # them where words were dropped (" … ", " & ") is one "_"; a name with none left ("日本語") is
+    # the group's number.
+    stem = re.sub(r"[_.-]{2,}", "_", secure_filename(get_session().get(Group, group_id).name)).strip("_.-")
+    stem = stem or f"group-{group_id}"
     stem = f"{stem}-games-{datetime.now(timezone.utc).strftime('%Y%m%d')}"
     # The body is read on a session of its own, closed when it ends or the client goes away
     # (services/transfer.py: stream); the request's session is closed as the view returns.

@@ -173,7 +173,7 @@ def test_import_pages_and_messages_in_german(client, auth):
     record = golden("mitchi/mitchi-11-shared-win-zero")
     r = upload(client, {**record, "played_at": "gestern"}, names=["z.json"])
     assert r.status_code == 400
-    assert "z.json: played_at muss eine ISO-8601-Zeit sein" in text(r.data.decode()) and "must be" not in r.data.decode()
+    assert "z.json: Spielbericht: played_at muss eine ISO-8601-Zeit sein" in text(r.data.decode()) and "must be" not in r.data.decode()
 
 
 def test_rename_and_merge_in_german(client, auth):

@@ -90,6 +90,8 @@ def test_played_at_outside_1970_to_2100_is_refused(app, client, auth, played):
     auth.register()
     r = upload(client, record(played_at=played))
     assert r.status_code == 400 and "in the years 1970 to 2100" in r.data.decode()
+    # named as the record's other problems are: "games.json: record: played_at '…' is out of range"
+    assert f"record: played_at &#39;{played}&#39; is out of range" in r.data.decode(), r.data.decode()
     assert stored(app)[0] == 0
 
 
@@ -254,7 +256,12 @@ def test_a_record_number_beyond_range_is_refused(app, client, auth):
     doc = record(game="mice-and-men")
     doc["entries"] = [{"type": "announce", "player": "Ann", "penalty": 10**400}]
     r = upload(client, json.dumps(doc).encode())
-    assert r.status_code == 400 and "is out of range" in r.data.decode()
+    assert r.status_code == 400 and "the number 100000000000… is out of range" in r.data.decode()
+    assert stored(app)[0] == 0
+    # A number short enough to show whole is shown without "…" (it read "1000000000… is out of range").
+    doc["entries"] = [{"type": "announce", "player": "Ann", "penalty": -10**9}]
+    r = upload(client, json.dumps(doc).encode())
+    assert r.status_code == 400 and "the number -1000000000 is out of range" in r.data.decode(), r.data.decode()
     assert stored(app)[0] == 0
 
 
