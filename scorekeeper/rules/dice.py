@@ -47,3 +47,30 @@ def value_of(dice: tuple[int, ...]) -> int:
     for d in sorted(dice, reverse=True):
         result = result * 10 + d
     return result
+
+
+#: The keys of an entry that hold dice (docs/game-record.md §Entries): Mitchi's ``hand``, Mia's
+#: lifted ``cup``, Mice and Men's ``dice`` (and the dice under a practice Mia cup).
+DICE_KEYS = ("hand", "cup", "dice")
+
+
+def same_entry(a: Any, b: Any) -> bool:
+    """True if entries ``a`` and ``b`` (dicts, as in a record's ``entries``) say the same thing:
+    equal, but for the order of the dice under :data:`DICE_KEYS`, which never matters (a hand of
+    1-2 is a hand of 2-1: docs/rules.md §Mitchi 1, §Mia 1). A correction that is the same entry
+    changes nothing. Anything but two dicts is compared with ``==``."""
+    if a == b:
+        return True
+    if not isinstance(a, dict) or not isinstance(b, dict) or a.keys() != b.keys():
+        return False
+    for key, value in a.items():
+        other = b[key]
+        if value == other:
+            continue
+        if key not in DICE_KEYS or not isinstance(value, list) or not isinstance(other, list):
+            return False
+        if not all(is_int(d) for d in value) or not all(is_int(d) for d in other):
+            return False
+        if sorted(value) != sorted(other):
+            return False
+    return True

@@ -18,6 +18,7 @@ from ..i18n import ngettext, translated
 from ..models import Game
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
+from ..rules.dice import same_entry
 from ..rules.names import clean_name
 from ..rules.record import ReplayError, check_players
 from ..words import GAME_ALIASES, describe, game_title, in_setup_words, shown_tag
@@ -377,7 +378,8 @@ def correct(game_id: int, seq: int):
                 new = forms.entry_from_form(request.form)
                 version = forms.form_version(request.form)
                 # Sent unchanged: not written, not listed as a correction; back to the game all the same.
-                unchanged = version == game.version and new == service.entry_at(session, game, seq)
+                # The same entry with its dice in another order is the same entry (the rules say).
+                unchanged = version == game.version and same_entry(new, service.entry_at(session, game, seq))
                 if not unchanged:
                     service.correct(session, game, seq, new, version, entered_by=current_user.id,
                                     once_token=token)

@@ -248,6 +248,25 @@ def test_a_correction_to_what_the_entry_already_is_changes_nothing(client, auth)
     assert "corrected" not in client.get(f"/games/{table.game}/log").data.decode()
 
 
+def test_a_correction_to_the_same_hand_in_another_order_changes_nothing(client, auth):
+    """1-2 and 2-1 are the same hand (docs/rules.md §Mitchi 1): a correction of a 1-2 to 2-1 is
+    sent unchanged, not a correction (it was written, and the log listed two identical lines;
+    found by a review). Other dice change it as before."""
+    auth.register()
+    game = new_game(client)
+    turn = {"type": "turn", "player": "Ann", "rolls": "2"}
+    client.post(f"/games/{game}/entries", data={"version": "0", **turn, "hand.0": "1", "hand.1": "2"})
+    r = correct(client, game, 2, 1, **turn, hand_0=2, hand_1=1)
+    assert r.status_code == 303
+    page = client.get(r.headers["Location"]).data.decode()
+    assert "Entry 2 is already Ann: 2-1 (Mitchi) in 2: nothing was changed." in page, messages(page)
+    assert version_of(page) == 1  # nothing written
+    assert client.get(f"/games/{game}/record.json").json.get("history", []) == []
+    assert "corrected" not in client.get(f"/games/{game}/log").data.decode()
+    r = correct(client, game, 2, 1, **turn, hand_0=3, hand_1=1)
+    assert r.status_code == 303 and "Entry 2 corrected." in client.get(r.headers["Location"]).data.decode()
+
+
 def test_a_quick_entry_correction_goes_back_to_quick_entry(client, auth):
     """Mia's quick entry stays quick after a correction made in it, and the correction page's way
     back keeps it too (both went back to the full trail; found by a review)."""
