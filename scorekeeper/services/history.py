@@ -326,13 +326,14 @@ def join_people(names: list[str]) -> str:
 
 
 def hand_words(hand) -> str:
-    """A Mitchi hand in the request's language: "Mitchi", "double 6" ("6er-Pasch"), "6-3"."""
+    """A Mitchi hand in the request's language: "Mitchi", "double 6" ("6er-Pasch"), "6‑3" (with a
+    non-breaking hyphen, U+2011: the round-by-round lines wrapped "6-" / "3" on a phone)."""
     hand = tuple(sorted(hand, reverse=True))
     if hand == MITCHI:
         return "Mitchi"
     if hand[0] == hand[1]:
         return _("double %(die)d", die=hand[0])
-    return hand_name(hand)
+    return hand_name(hand).replace("-", "\u2011")
 
 
 def mia_words(value: int, order: str = "standard") -> str:

@@ -207,6 +207,41 @@ def test_mia_in_german_fits_a_320_px_phone(page: Page, live_server: str):
     assert page.evaluate(BROKEN_WORDS, ".glance dd") == []
 
 
+#: Names of usual length, longer than "Ann" (found by a review: "Annemar / ie" in German at 320 px).
+USUAL = ["Annemarie", "Bernhard", "Christoph", "Dorothea"]
+
+
+def test_usual_names_stay_whole_in_the_scores_table_in_german_at_320_px(page: Page, live_server: str):
+    """German's longer column heads ("Strafpunkte") left a name 80 px at 320 px, which broke
+    names of nine letters inside the word in every game's scores table. Whole now, and the
+    page still fits."""
+    base = live_server
+    register(page, base, "schmal")
+    page.goto(base + "/settings")
+    page.locator(".language-switch button[value=de]").click()
+    page.wait_for_load_state()
+    page.set_viewport_size({"width": 320, "height": 640})
+    for game, players in (("mitchi", USUAL[:3]), ("mia", USUAL[:3]), ("mice-and-men", USUAL)):
+        set_up_german(page, base, game, players)
+        assert page.locator("table.scores .name").count() == len(players), game
+        assert page.evaluate(BROKEN_WORDS, "table.scores .name") == [], game
+        assert fits(page), (game, spills(page))
+
+
+def set_up_german(page: Page, base: str, game: str, players: list[str]) -> None:
+    """:func:`set_up` on the German setup form (its labels in German), the first seat starting."""
+    page.goto(f"{base}/games/new/{game}")
+    seats = page.locator(".seat")
+    while (count := seats.count()) < len(players):
+        page.locator("button[name=action][value=add]").click()
+        page.wait_for_function("n => document.querySelectorAll('.seat').length > n", arg=count)
+    for i, name in enumerate(players):
+        seats.nth(i).locator("input[type=text]").fill(name)
+    seats.nth(0).locator("input[name=starter]").check()
+    page.locator("button[name=action][value=create]").last.click()
+    page.wait_for_url(f"{base}/games/*")
+
+
 def test_the_header_is_one_row_on_a_phone(page: Page, live_server: str):
     """Games, New game, Players, Account and the group's name share one row on a 390 px phone, in
     English and German: they took two (117 px of every screen; found by a review), which put the
