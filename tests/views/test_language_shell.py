@@ -184,8 +184,11 @@ def test_bad_input_and_form_token_refusals_in_german(client, auth):
 
 
 def test_offline_page_links_to_the_games_in_both_languages(client):
-    for headers, words in ((DE, "zu euren Spielen"), (EN, "go to your games")):
+    # Its copies are also gone after a logout: the page said only "not opened on this phone before".
+    for headers, words, why in ((DE, "zu euren Spielen", "oder die Kopien wurden beim Abmelden gelöscht"),
+                                (EN, "go to your games", "or its copies were cleared when you logged out")):
         page = client.get("/offline", headers=headers).data.decode()
+        assert why in page
         assert f'<a href="/">{words}</a>' in page  # a link, not its markup shown as text
         assert "&lt;a" not in page
 
