@@ -167,6 +167,27 @@ def test_a_mice_and_men_practice_round_to_its_showdown(page: Page, practice_serv
     expect(news).to_contain_text("takes the penalty")
 
 
+def test_mice_and_men_practice_says_your_score_beside_or_under_the_dice(page: Page, practice_server: str):
+    """On a 320 px phone in German, "dein Wurf 633 (für die anderen verdeckt)" was squeezed into a
+    column of about 80 px beside the three dice, a word per line; it now goes under them when
+    there is no room beside, and stays beside them on a 390 px phone."""
+    base = practice_server
+    register(page, base)
+    start_practice(page, base, "Mice and Men", Rounds=1)
+    game = page.url
+    page.goto(base + "/settings")
+    page.locator(".language-switch button[value=de]").click()
+    page.wait_for_load_state()
+    for width, beside in ((320, False), (390, True)):
+        page.set_viewport_size({"width": width, "height": 740})
+        page.goto(game)
+        said = page.locator(".my-dice > span")
+        expect(said).to_contain_text("für die anderen verdeckt")
+        box, dice = said.bounding_box(), page.locator(".my-dice svg.die").last.bounding_box()
+        assert box["width"] >= 140, (width, box)
+        assert (box["x"] > dice["x"] + dice["width"] - 1) is beside, (width, box, dice)
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_practice_pages_pass_axe_and_fit_a_phone(page: Page, practice_server: str, scheme: str):
     from .test_accessibility import assert_no_violations
