@@ -116,7 +116,9 @@ def new():
         return message_response(str(err), 400)
     group = groups.switch_to(session, current_user.id, outcome.target_id)
     flash(_("Group %(name)s made; you are its owner. Invite the others from here.", name=group.name))
-    return redirect(url_for("groups.index"), 303)
+    # An anchor of its own ("#top": the top of the page, HTML's own): without one the browser keeps
+    # the form's "#another" and opens the page scrolled down to the empty form, the message out of view.
+    return redirect(url_for("groups.index", _anchor="top"), 303)
 
 
 @bp.route("/groups/rename", methods=["POST"])

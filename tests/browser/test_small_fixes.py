@@ -307,3 +307,20 @@ def test_back_online_at_the_top_the_banner_stays_and_a_lost_tap_is_told_again(pa
     page.context.set_offline(True)
     expect(banner).to_contain_text("Offline: this is the page as last seen")
     page.context.set_offline(False)
+
+
+def test_a_new_group_opens_with_its_confirmation_in_view(page: Page, live_server: str):
+    """The new group form is sent to ``/groups/new#another`` (a refused name comes back to the
+    form); the redirect after a group was made kept that fragment, so the page opened scrolled
+    down to an empty form with the confirmation out of view (found by a review)."""
+    base = live_server
+    register(page, base, "founder")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(base + "/groups")
+    page.get_by_label("Name of the new group").fill("Weekend")
+    page.get_by_role("button", name="Start a new group").click()
+    page.wait_for_load_state()
+    said = page.get_by_text("Group Weekend made; you are its owner.")
+    box = said.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844, (page.url, box)
+    assert page.locator("h1").bounding_box()["y"] < 844
