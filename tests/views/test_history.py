@@ -60,6 +60,17 @@ def test_summary_of_shared_win_on_zero(client, auth):
     assert 'src="data:image/svg+xml;base64,' in page
 
 
+def test_a_shared_win_is_called_one_in_every_list(client, auth):
+    """The games list said "shared win: Ben and Cat", a player's latest games "won by Ben and
+    Cat" (and the practice list too; found by a review): every list says "shared win" now."""
+    auth.register()
+    upload(client, golden("mitchi/mitchi-11-shared-win-zero"))
+    assert "shared win: Ben and Cat" in client.get("/").data.decode()
+    ann = re.search(r'href="/players/(\d+)">Ann<', client.get("/players").data.decode()).group(1)
+    page = client.get(f"/players/{ann}").data.decode()
+    assert "shared win: Ben and Cat" in page and "won by" not in page
+
+
 def test_summary_of_running_game(client, auth):
     auth.register()
     upload(client, golden("mitchi/mitchi-11-default-limit-24-not-ended"))
