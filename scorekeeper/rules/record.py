@@ -97,9 +97,6 @@ def load_header(record: Any) -> Header:
     try:
         if not isinstance(record, dict):
             raise RecordError(N_("a game record is a JSON object"))
-        if type(record.get("format")) is not int or record.get("format") != FORMAT:  # not 1.0, not true
-            raise RecordError(N_("format must be {format}, not {value}"), format=FORMAT,
-                              value=shown(record.get("format")))
 
         def need(key: str) -> Any:  # a missing key is not an empty one (docs/game-record.md §Shapes)
             if key not in record:
@@ -107,6 +104,9 @@ def load_header(record: Any) -> Header:
                                   key=key)
             return record[key]
 
+        if type(need("format")) is not int or record["format"] != FORMAT:  # not 1.0, not true
+            raise RecordError(N_("format must be {format}, not {value}"), format=FORMAT,
+                              value=shown(record["format"]))
         spec = find_game(need("game"))
         players = check_players(spec, need("players"))
         need("options")

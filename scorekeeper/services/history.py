@@ -890,7 +890,8 @@ def read_upload(filename: str, data: bytes, inside_zip: bool = False) -> list[tu
         if name.lower().endswith(".csv"):  # a game's CSV, or the export's rounds.csv: not read back
             raise ImportProblem(_("%(file)s: a CSV file is not loaded; load the game records (.json) or the "
                                   "export zip", file=name)) from None
-        raise ImportProblem(f"{name}: {translated(err.reason, sentence=False)}") from None
+        # "record: not valid JSON …", as the replay says it (docs/game-record.md §Refusals)
+        raise ImportProblem(f"{name}: {translated(err, sentence=False)}") from None
     if isinstance(doc, list):
         if not doc:
             raise ImportProblem(_("%(file)s: the list holds no game record", file=name))

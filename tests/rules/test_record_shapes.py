@@ -61,6 +61,7 @@ def with_(base, **changes):
     ("players", ..., "players is missing"),
     ("players", None, "players must be a list"),
     ("game", ..., "game is missing"),
+    ("format", ..., "format is missing"),  # it said "format must be 1, not null" (found by a review)
 ])
 def test_a_missing_or_null_key_is_refused_for_the_record(base, key, value, words):
     assert words in refused(with_(base, **{key: value}), "record:")

@@ -164,7 +164,7 @@ def test_import_several_and_bad_file_stores_nothing(client, auth):
     assert "Nothing was loaded. list.json, record 2: entry 3:" in page
     assert game_ids(client) == []
     r = upload(client, b"{not json", names=["broken.json"])
-    assert r.status_code == 400 and "broken.json: not valid JSON" in r.data.decode()
+    assert r.status_code == 400 and "broken.json: record: not valid JSON" in r.data.decode()
     r = upload(client, dict(good, played_at="yesterday"), names=["when.json"])
     assert r.status_code == 400 and "when.json: record: played_at must be an ISO 8601" in r.data.decode()
     assert game_ids(client) == []

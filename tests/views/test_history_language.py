@@ -131,7 +131,7 @@ def test_players_pages_in_german_with_decimal_comma_and_percent(client, auth):
     page = text(client.get(f"/players/{ann}").data.decode())
     assert "4 Spiele · 0 Siege · 0 geteilt" in page
     assert "Übrige Leben pro Spiel (mehr ist besser) 1" in page and "Gespielte Spiele" in page
-    assert "Letzte Spiele" in page and "gewonnen von Ben und Cat" in page
+    assert "Letzte Spiele" in page and "geteilter Sieg: Ben und Cat" in page  # a shared win, as the games list says it
     assert "Umbenennen oder zusammenführen" in page and "Rename" not in page and "won by" not in page
     assert re.search(r"\w\w\., \d+\. \w+\.? \d{4}, \d\d:\d\d", page)  # "Mo., 30. Nov. 2026, 20:05"
 
@@ -284,14 +284,14 @@ def test_a_file_that_is_no_record_is_told_in_the_readers_language(client, auth):
     "use sys.set_int_max_str_digits()" for a long number); a CSV file is told what to load."""
     auth.register()
     r = upload(client, b"{not json", names=["broken.json"])
-    assert r.status_code == 400 and "broken.json: not valid JSON (line 1, column 2)" in text(r.data.decode())
+    assert r.status_code == 400 and "broken.json: record: not valid JSON (line 1, column 2)" in text(r.data.decode())
     r = upload(client, b'{"a": ' + b"9" * 5000 + b"}", names=["long.json"])
     said = text(r.data.decode())
-    assert "long.json: not valid JSON: a number with too many digits to read" in said and "sys." not in said
+    assert "long.json: record: not valid JSON: a number with too many digits to read" in said and "sys." not in said
     r = upload(client, b"game,round\nmitchi,1\n", names=["mitchi-1.csv"])
     assert "mitchi-1.csv: a CSV file is not loaded; load the game records (.json) or the export zip" in text(
         r.data.decode())
     assert client.post("/language", data={"language": "de"}).status_code == 303
     r = upload(client, b"{not json", names=["broken.json"])
-    assert "broken.json: kein gültiges JSON (Zeile 1, Spalte 2)" in text(r.data.decode())
+    assert "broken.json: Spielbericht: kein gültiges JSON (Zeile 1, Spalte 2)" in text(r.data.decode())
     assert game_ids(client) == []
