@@ -226,6 +226,26 @@ def test_usual_names_stay_whole_in_the_scores_table_in_german_at_320_px(page: Pa
         assert page.locator("table.scores .name").count() == len(players), game
         assert page.evaluate(BROKEN_WORDS, "table.scores .name") == [], game
         assert fits(page), (game, spills(page))
+    # Mitchi's and Mia's tables have no "Strafpunkte": a twelve-letter name is whole there too, on
+    # the game page and on the live view ("Hohenzolle/rn", "Kunigund/e"; a second review), and
+    # long names still fit at 320 and 390 px.
+    for game, players in (("mitchi", ["Kunigunde", "Hohenzollern"]), ("mia", ["Kunigunde", "Hohenzollern", "Ben"])):
+        set_up_german(page, base, game, players)
+        assert page.evaluate(BROKEN_WORDS, "table.scores .name") == [], game
+        page.goto(page.url.split("?")[0] + "/table")  # "Show to the table"
+        page.locator("form[action$='/live'] button").first.click()
+        page.wait_for_load_state()
+        page.goto(page.locator("a.live-link").get_attribute("href"))  # the live view (larger type)
+        assert page.locator("table.scores .name").count() == len(players), game
+        assert page.evaluate(BROKEN_WORDS, "table.scores tbody tr:first-child .name") == [], (game, "live")
+        assert fits(page), (game, "live", spills(page))
+    for game in ("mitchi", "mia"):
+        set_up_german(page, base, game, ["Maximilianefriederike", "Bartholomäus-Konstantin", "Hannelorewilhelmine"])
+        for width in (320, 390):
+            page.set_viewport_size({"width": width, "height": 640})
+            page.reload()
+            assert fits(page), (game, width, spills(page))
+        page.set_viewport_size({"width": 320, "height": 640})
 
 
 def set_up_german(page: Page, base: str, game: str, players: list[str]) -> None:
