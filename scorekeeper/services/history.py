@@ -165,6 +165,12 @@ def get_player(session: Session, group_id: int, player_id: int) -> Player | None
     return player
 
 
+def group_of_player(session: Session, player_id: int) -> int | None:
+    """The group the profile ``player_id`` belongs to, or None if there is no such profile."""
+    player = session.get(Player, player_id)
+    return None if player is None else player.group_id
+
+
 def link_players(session: Session, group_id: int, game: Game) -> list[Player]:
     """Link every seat of ``game`` to the group's profile of that name (same :func:`name_key`),
     creating missing profiles. Flushes only: the caller commits with the game, so a game

@@ -277,7 +277,13 @@ def player(player_id: int, error: str | None = None):
     session = get_session()
     profile = hist.get_player(session, current_group().id, player_id)
     if profile is None:
-        abort(404)
+        # A player of another of the account's groups: that group becomes the current one, as a
+        # game's page does (a link kept from before still opens); any other group's is a 404.
+        group_id = hist.group_of_player(session, player_id)
+        if group_id is None or groups.membership(session, current_user.id, group_id) is None:
+            abort(404)
+        groups.switch_to(session, current_user.id, group_id)
+        profile = hist.get_player(session, group_id, player_id)
     stats = hist.player_stats(session, current_group().id, player_id)
     rows, total = hist.list_games(session, current_group().id, player_id=player_id, per_page=10)
     others = [p for p in hist.known_players(session, current_group().id) if p.id != profile.id]

@@ -189,6 +189,20 @@ def test_an_account_switches_between_its_groups_and_old_links_still_open(app, cl
     assert f"/games/{second}" in client.get("/history").data.decode()
     # Players belong to a group too.
     assert "Dan" in client.get("/players").data.decode() and "Ann" not in client.get("/players").data.decode()
+    # A player's page kept from before opens too, and brings its group, as a game's does (it was
+    # "no such page"; found by a review).
+    dan = re.search(r'href="/players/(\d+)">Dan<', client.get("/players").data.decode()).group(1)
+    first_group = re.findall(r"/groups/(\d+)/switch", client.get("/groups").data.decode())[0]
+    assert client.post(f"/groups/{first_group}/switch").status_code == 303  # back to ann's first group
+    assert "Dan" not in client.get("/players").data.decode()
+    page = client.get(f"/players/{dan}")
+    assert page.status_code == 200 and "<h1>Dan" in page.data.decode().replace("<bdi>", "")
+    assert "Dan" in client.get("/players").data.decode()
+    # Another group's player is still a 404 (eve is in neither of ann's groups).
+    eve = app.test_client()
+    Auth(eve).register("eve")
+    assert eve.get(f"/players/{dan}").status_code == 404
+    assert "Dan" not in eve.get("/players").data.decode()
     # Switching to a group one is not in is a 404.
     assert client.post("/groups/999/switch").status_code == 404
 
