@@ -254,7 +254,7 @@ def init_app(app) -> None:
 
     from .services import once
     from .words import (describe, dice_text, game_title, join_names, mia_value, next_words, option_help,
-                        option_label, players_text, shown_tag)
+                        option_label, players_text, shown_tag, won_words)
 
     from .forms import field_errors
     from .services.groups import current_group
@@ -263,7 +263,8 @@ def init_app(app) -> None:
                                  die_faces=die_faces, hand=hand, fragment=fragment, current_mark=current_mark,
                                  current_group=current_group, once_field=once.field, field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
-                                 option_label=option_label, option_help=option_help, shown_tag=shown_tag)
+                                 option_label=option_label, option_help=option_help, shown_tag=shown_tag,
+                                 won_words=won_words)
     app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat" (in the request's language)
     app.jinja_env.filters["bdi"] = isolated
     app.jinja_env.filters["of_player"] = of_player

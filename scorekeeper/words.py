@@ -128,6 +128,15 @@ def join_names(names) -> str:
     return _("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
+def won_words(winners) -> str:
+    """A finished game's result in a list of games (the request's language): "won by Ann", or
+    "shared win: Ann and Ben" for several winners (``winners``: their names)."""
+    winners = list(winners)
+    if len(winners) > 1:
+        return _("shared win: %(names)s", names=join_names(winners))
+    return _("won by %(name)s", name="".join(name_in_text(str(n)) for n in winners))
+
+
 def dice_text(dice) -> str:
     """A hand as text, highest die first: "6-3"; Mitchi's best hand is "2-1 (Mitchi)"."""
     dice = sorted(dice, reverse=True)
