@@ -134,7 +134,7 @@ def won_words(winners) -> str:
     winners = list(winners)
     if len(winners) > 1:
         return _("shared win: %(names)s", names=join_names(winners))
-    return _("won by %(name)s", name="".join(name_in_text(str(n)) for n in winners))
+    return _("won by %(name)s", name=join_names(winners))
 
 
 def dice_text(dice) -> str:
