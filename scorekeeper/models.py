@@ -152,7 +152,10 @@ class Player(SQLModel, table=True):
     (docs/game-record.md §Names).
     """
 
-    __table_args__ = (UniqueConstraint("group_id", "name_key", name="uq_player_group_id_name_key"),)
+    #: ``sqlite_autoincrement``: a merged-away profile's id is never another player's (on SQLite the
+    #: next row would take the highest free id; migration 0020).
+    __table_args__ = (UniqueConstraint("group_id", "name_key", name="uq_player_group_id_name_key"),
+                      {"sqlite_autoincrement": True})
 
     id: int | None = Field(default=None, primary_key=True)
     group_id: int = Field(foreign_key="group.id", index=True)

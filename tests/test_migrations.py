@@ -167,3 +167,38 @@ def test_a_new_database_migrates_without_warnings_and_keeps_the_name_index(tmp_p
     assert "uq_user_username_lower" in indexes
     assert inspect(engine).get_table_names()  # the tables are there
     engine.dispose()
+
+
+def test_player_ids_migration_keeps_the_players_and_is_never_reused(old_database, tmp_path):
+    """Migration 0020 rebuilds SQLite's ``player`` with AUTOINCREMENT: every row, id and seat link
+    kept; an id freed after it is not given again. (PostgreSQL's sequences never give an id twice.)"""
+    if PG_URL:
+        pytest.skip("SQLite's own table rebuild")
+    url = old_database
+    _fill_at_0003(url)
+    migrate(url, "mia_trail")
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        before = conn.execute(text("SELECT id, group_id, name, name_key FROM player ORDER BY id")).all()
+        seats = conn.execute(text("SELECT game_id, seat, player_id FROM game_player ORDER BY id")).all()
+    assert before and seats
+    migrate(url)
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT id, group_id, name, name_key FROM player ORDER BY id")).all() == before
+        assert conn.execute(text("SELECT game_id, seat, player_id FROM game_player ORDER BY id")).all() == seats
+        assert "AUTOINCREMENT" in conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'player'")).scalar()
+        top, group = before[-1][0], before[-1][1]
+        conn.execute(text("INSERT INTO player (group_id, name, name_key, created_at) "
+                          "VALUES (:g, 'Quentin', 'quentin', '2026-12-02 00:00:00')"), {"g": group})
+        conn.execute(text("DELETE FROM player WHERE name = 'Quentin'"))
+        conn.execute(text("INSERT INTO player (group_id, name, name_key, created_at) "
+                          "VALUES (:g, 'Quirin', 'quirin', '2026-12-02 00:00:00')"), {"g": group})
+        assert conn.execute(text("SELECT id FROM player WHERE name = 'Quirin'")).scalar() == top + 2
+    from alembic import command
+
+    from scorekeeper.db import alembic_config
+
+    command.downgrade(alembic_config(url), "mia_trail")  # and down again
+    with engine.connect() as conn:
+        assert "AUTOINCREMENT" not in conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'player'")).scalar()
+    engine.dispose()

@@ -157,3 +157,19 @@ def test_the_lists_say_won_by_the_new_name(client, auth):
     listing = client.get("/").data.decode()
     assert "won by Yuki" in listing and "won by Zelda" not in listing
     assert "won by Yuki" in client.get(f"/players/{profile_id(client, 'Yuki')}").data.decode()
+
+
+def test_a_merged_players_id_is_never_another_players(client, auth):
+    """A page kept from before a merge (``/players/<id>`` of the profile merged away) stays "no such
+    page": on SQLite the next new player took the highest free id, which was that profile's, and
+    the old link showed somebody else (migration 0020)."""
+    auth.register()
+    new_game(client, players=("Ann", "Ben"), starter="0")
+    new_game(client, players=("Anne", "Ben"), starter="0")
+    ann, anne = profile_id(client, "Ann"), profile_id(client, "Anne")
+    assert anne > ann  # the newest profile has the highest id: the one SQLite would give again
+    r = client.post(f"/players/{anne}/merge", data={"into": str(ann), "confirm": "yes"})
+    assert r.status_code == 303
+    new_game(client, players=("Ann", "Dora"), starter="0")
+    assert profile_id(client, "Dora") > anne
+    assert client.get(f"/players/{anne}").status_code == 404
