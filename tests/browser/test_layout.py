@@ -237,7 +237,8 @@ def test_usual_names_stay_whole_in_the_scores_table_in_german_at_320_px(page: Pa
         page.wait_for_load_state()
         page.goto(page.locator("a.live-link").get_attribute("href"))  # the live view (larger type)
         assert page.locator("table.scores .name").count() == len(players), game
-        assert page.evaluate(BROKEN_WORDS, "table.scores tbody tr:first-child .name") == [], (game, "live")
+        # every name, "Hohenzollern" too (it broke at 320 px in the live view's larger type; a review)
+        assert page.evaluate(BROKEN_WORDS, "table.scores .name") == [], (game, "live")
         assert fits(page), (game, "live", spills(page))
     for game in ("mitchi", "mia"):
         set_up_german(page, base, game, ["Maximilianefriederike", "Bartholomäus-Konstantin", "Hannelorewilhelmine"])
