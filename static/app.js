@@ -70,8 +70,9 @@
   // Keep this page as it stands for offline use (one copy per address).
   function keepPage() {
     if (!window.caches || !("serviceWorker" in navigator)) return;
-    if (document.body.hasAttribute("data-forget-pages") || navigator.onLine === false) return;
+    if (document.body.hasAttribute("data-forget-pages") || offlineNow()) return;
     var html = document.documentElement.cloneNode(true);
+    html.removeAttribute("data-offline-copy");
     html.querySelectorAll(".arming").forEach(function (el) { el.classList.remove("arming"); });
     html.setAttribute("data-kept-at", clock(new Date()));
     var body = "<!doctype html>\n" + html.outerHTML;
@@ -80,8 +81,14 @@
     }).catch(function () { /* storage full or refused: the network copy still works */ });
   }
 
+  // Offline: the browser says so, or this page is the kept copy the service worker served because
+  // the network failed (sw.js marks it), until an answer from the server comes.
+  function offlineNow() {
+    return navigator.onLine === false || document.documentElement.hasAttribute("data-offline-copy");
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
-    showOffline(!navigator.onLine);
+    showOffline(offlineNow());
     var kept = document.documentElement.getAttribute("data-kept-at");
     var when = document.getElementById("offline-when");
     if (kept && when) when.textContent = " " + (when.getAttribute("data-say-at") || "at {time}").replace("{time}", kept);
@@ -164,6 +171,13 @@
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     if (!isPoll(e) && e.detail.successful) unsent = false;
+  });
+  // Any answer from the server: the page is no longer only the kept copy.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var root = document.documentElement;
+    if (!e.detail.xhr || !e.detail.xhr.status || !root.hasAttribute("data-offline-copy")) return;
+    root.removeAttribute("data-offline-copy");
+    showOffline(offlineNow(), 1);
   });
   // A tap then (or while the last one is being sent) is stopped and a note says so.
   var noteTimer;
@@ -273,7 +287,7 @@
 
   // A failed poll only shows the banner; the next one retries.
   document.addEventListener("htmx:sendError", function (e) {
-    showOffline(!navigator.onLine, 1);
+    showOffline(offlineNow(), 1);
     if (isPoll(e)) return;
     unsent = true;
     // Undo, Redo: no entry to send again

@@ -41,6 +41,18 @@ self.addEventListener("fetch", (event) => {
         }
         return res;
       })
-      .catch(() => caches.match(req).then((hit) => hit || caches.match(OFFLINE)))
+      .catch(() => caches.match(req).then((hit) => (hit ? marked(hit) : caches.match(OFFLINE))))
   );
 });
+
+// A kept copy served for want of a network says so on its <html> (data-offline-copy): the page
+// shows its offline banner by that, not by navigator.onLine alone, which can say "online" with no
+// connection (a weak signal; a browser's emulated offline after a navigation).
+function marked(hit) {
+  const headers = new Headers(hit.headers);
+  headers.delete("Content-Length");  // the body grows; it is text again (no encoding)
+  headers.delete("Content-Encoding");
+  return hit.text().then((html) => new Response(html.replace(/<html\b/i, "<html data-offline-copy"), {
+    status: hit.status, headers,
+  }));
+}
