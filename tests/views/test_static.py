@@ -42,7 +42,7 @@ def test_the_apps_own_script_and_style_sheet_are_served_minified(app, client):
         assert body == static.served(name, source) and len(body) < len(source) * 0.8, name
         assert b"\n  //" not in body and b"/*" not in body, name
     assert b"// keep: nothing moves as the banner comes or goes" in open(app.static_folder + "/app.js", "rb").read()
-    assert b'showOffline(!navigator.onLine' in brotli.decompress(
+    assert b'showOffline(offlineNow())' in brotli.decompress(
         client.get(versioned(app, "app.js"), headers={"Accept-Encoding": "br"}).data)
     vendored = "vendor/htmx-2.0.11.min.js"
     assert client.get(versioned(app, vendored)).data == open(app.static_folder + "/" + vendored, "rb").read()
