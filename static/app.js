@@ -53,7 +53,7 @@
     if (before !== null) dy = tapped.getBoundingClientRect().top - before;
     else if (r.top < top || r.bottom > window.innerHeight) dy = r.top - top;
     if (dy) window.scrollBy({ top: dy, behavior: "instant" });
-    if (r.top - dy < top || r.bottom - dy > window.innerHeight) note(text, 6000);
+    if (r.top - dy < top || r.bottom - dy > window.innerHeight) note(text, 6000, true);
   }
 
   // 24-hour time in the group's time zone.
@@ -73,6 +73,9 @@
     if (document.body.hasAttribute("data-forget-pages") || offlineNow()) return;
     var html = document.documentElement.cloneNode(true);
     html.removeAttribute("data-offline-copy");
+    // A note over the page belongs to that moment, not to the copy shown offline later.
+    var kept = html.querySelector("#tap-note");
+    if (kept) { kept.hidden = true; kept.textContent = ""; kept.removeAttribute("data-send-again"); }
     html.querySelectorAll(".arming").forEach(function (el) { el.classList.remove("arming"); });
     html.setAttribute("data-kept-at", clock(new Date()));
     var body = "<!doctype html>\n" + html.outerHTML;
@@ -109,7 +112,7 @@
       if (p.offsetHeight > h) window.scrollBy({ top: p.offsetHeight - h, behavior: "instant" });
       // and over the page too, if it was shown there
       var shown = document.getElementById("tap-note");
-      if (shown && !shown.hidden) note(p.textContent, 6000);
+      if (shown && !shown.hidden) note(p.textContent, 6000, true);
     });
   });
   window.addEventListener("scroll", function () {
@@ -170,7 +173,12 @@
     setTimeout(function () { fresh.classList.remove("arming"); fresh.removeAttribute("data-moved"); }, ms);
   });
   document.addEventListener("htmx:afterRequest", function (e) {
-    if (!isPoll(e) && e.detail.successful) unsent = false;
+    if (isPoll(e) || !e.detail.successful) return;
+    unsent = false;
+    // A note asking to send again goes once the server has answered (it invited a second tap,
+    // which would have made the next player's entry; found by a review).
+    var shown = document.getElementById("tap-note");
+    if (shown && shown.hasAttribute("data-send-again")) { clearTimeout(noteTimer); shown.hidden = true; }
   });
   // Any answer from the server: the page is no longer only the kept copy.
   document.addEventListener("htmx:beforeSwap", function (e) {
@@ -186,10 +194,12 @@
     var el = document.querySelector("[data-say-" + key + "]");
     return el ? el.getAttribute("data-say-" + key) : "";
   }
-  function note(text, ms) {
+  // sendAgain: the note asks to send an entry again (a connection's message)
+  function note(text, ms, sendAgain) {
     var el = document.getElementById("tap-note");
     if (!el || !text) return;
     el.textContent = text;
+    el.toggleAttribute("data-send-again", !!sendAgain);
     el.hidden = false;
     clearTimeout(noteTimer);
     noteTimer = setTimeout(function () { el.hidden = true; }, ms || 2500);
