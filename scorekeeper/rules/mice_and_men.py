@@ -502,7 +502,7 @@ class MiceAndMen(GameState):
     def _run(self, rnd: Round, entry: dict) -> None:
         player = self._bidder(rnd, entry)
         # ``dice`` is optional: left out, not null (docs/game-record.md §Shapes).
-        dice = parse_dice(entry["dice"], DICE, Phrase(N_("a runner's dice"))) if "dice" in entry else None
+        dice = parse_dice(entry["dice"], DICE, Phrase(N_("a runner's roll"))) if "dice" in entry else None
         nxt = self.next_in(player)
         rnd.in_play.remove(player)
         rnd.runners.append(player)

@@ -100,6 +100,9 @@ def test_mice_and_men_two_rounds_to_the_final_standings(page: Page, live_server:
     choose(page, "Run with the mice")  # Ann
 
     expect(news).to_contain_text("Round 2: Ben is the lone survivor and takes nothing")
+    # and a screen reader hears it (the review heard "Ann's choice at penalty 2" still)
+    expect(page.locator("#outcome")).to_contain_text("Round 2: Ben is the lone survivor and takes nothing")
+    expect(page.locator("#outcome")).to_contain_text("Game over after 2 rounds.")
     expect(glance).to_contain_text("Round2 of 2")
     expect(panel).to_contain_text("Game over after 2 rounds. Ben wins with 0 penalty points.")
     expect(panel).to_contain_text("Final standings: Ben 0, Ann 3, Dan 6, Cat 8.")

@@ -309,7 +309,7 @@ def test_overtaken_leader_may_run():
         ([A("Ann", 4), A("Ben", 5), J("Cat"), J("Dan")], R("Ben"), "last announcement"),
         ([A("Ann", 4), R("Ben")], J("Ben"), "ran with the mice"),
         ([A("Ann", 4), R("Ben")], A("Ben", 9), "ran with the mice"),
-        ([A("Ann", 4)], R("Ben", [1, 2, 3, 4]), "3 dice"),
+        ([A("Ann", 4)], R("Ben", [1, 2, 3, 4]), "a runner's roll must have 3 dice, not 4"),
         ([A("Ann", 4)], R("Ben", [1, 2, 7]), "1 to 6"),
         ([A("Ann", 4)], R("Ben", "123"), "list"),
         ([A("Ann", 4)], V("Ben", [1, 2, 3]), "no reveal before the bidding has ended"),
