@@ -51,7 +51,7 @@ def test_long_names_never_widen_the_page(page: Page, live_server: str):
         assert fits(page), f"{game} setup"
     for path in ("/", "/players", "/players/1", "/rules/mia"):
         page.goto(base + path)
-        assert fits(page), path
+        assert fits(page), (path, spills(page))
     # Small phone too.
     page.set_viewport_size({"width": 360, "height": 640})
     page.goto(base + "/games/new/mitchi")
@@ -291,3 +291,20 @@ def test_the_header_is_one_row_on_a_phone(page: Page, live_server: str):
                 name = page.locator("body > header .group-name")
                 assert name.evaluate("e => e.scrollWidth > e.clientWidth") == (len(group) > 10), (group, width)
                 assert name.bounding_box()["x"] + name.bounding_box()["width"] <= width
+
+
+def test_the_players_table_breaks_names_between_words_at_320_px(page: Page, live_server: str):
+    """The players page at 320 px broke "Wolfgang Amadeus" as "Wolfga/ng Amade/us" (a review):
+    a name's words are whole there now, in English and in German, and the page fits."""
+    base = live_server
+    register(page, base, "spieler")
+    page.set_viewport_size({"width": 320, "height": 640})
+    set_up(page, base, "mitchi", ["Wolfgang Amadeus Theophilus Mozart", "Annemarie", "Christoph"], starter=0)
+    for language in ("en", "de"):
+        page.goto(base + "/settings")
+        page.locator(f".language-switch button[value={language}]").click()
+        page.wait_for_load_state()
+        page.goto(base + "/players")
+        assert page.locator("table.scores tbody a").count() == 3, language
+        assert page.evaluate(BROKEN_WORDS, "table.scores tbody a") == [], language
+        assert fits(page), (language, spills(page))

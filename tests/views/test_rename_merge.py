@@ -13,7 +13,7 @@ from .test_mitchi_views import post_turn
 
 
 def profile_id(client, name):
-    return int(re.search(rf'href="/players/(\d+)">{name}<', client.get("/players").data.decode()).group(1))
+    return int(re.search(rf'href="/players/(\d+)">(?:<span class="name">)?{name}<', client.get("/players").data.decode()).group(1))
 
 
 def test_rename_everywhere(client, auth):
