@@ -441,7 +441,7 @@ def correct(game_id: int, seq: int):
     return render_template("games/correct.html", loaded=loaded, game=game, seq=seq, current=current,
                            tried=new, error=error, state=before, spec=find_game(game.game),
                            entry_url=url_for("games.correct", game_id=game.id, seq=seq),
-                           entry_mode="quick" if "owner" in current else None,
+                           entry_mode="quick" if "owner" in current else "trail",
                            prefill=forms.prefill(shown), message=error, changed=changed), status
 
 

@@ -165,6 +165,30 @@ def test_round_in_quick_entry(client, table):
                                              "announced": 21, "cup": [5, 5]}
 
 
+def test_a_game_recorded_in_quick_entry_opens_in_quick_entry(client, table):
+    """The games list's "Play on" names no mode: the page goes on as the last round was entered
+    (it always opened the full trail; found by a review). A mode asked for still wins."""
+    def mode(page) -> str:
+        return re.search(r'aria-current="page">([^<]+)</a>', page.data.decode()).group(1)
+
+    assert mode(client.get(f"/games/{table.game}")) == "Full trail"  # no round yet
+    table.quick("Cat", "Ann", 21, (5, 5))
+    page = client.get(f"/games/{table.game}")
+    assert mode(page) == "Quick entry" and "Who was the challenged cup owner?" in text_of(page.data)
+    assert mode(client.get(f"/games/{table.game}?mode=trail")) == "Full trail"
+    # The poll of a page that named the trail stays in the trail.
+    polled = client.get(f"/games/{table.game}/poll?v=0", headers={**HX, "HX-Current-URL": f"/games/{table.game}?mode=trail"})
+    assert mode(polled) == "Full trail"
+    # A round in the full trail: the page goes on in the trail.
+    table.announce("Cat", 54)
+    table.challenge("Ann", (5, 4))
+    assert mode(client.get(f"/games/{table.game}")) == "Full trail"
+    # Correcting that round's announcement (the round before it was quick) shows the trail's form.
+    seq = len(table.record()["entries"]) - 1
+    page = client.get(f"/games/{table.game}/entries/{seq}")
+    assert mode(page) == "Full trail" and "Who was the challenged cup owner?" not in text_of(page.data)
+
+
 def test_quick_entry_with_the_wrong_challenger_is_refused(client, table):
     before = table.record()
     r = table.post(type="challenge", player="Cat", owner="Ann", announced=54, mode="quick",
