@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper import gunicorn_conf
+
 RECORDS = Path(__file__).parent / "records"
 
 
@@ -156,14 +158,37 @@ def test_serve_runs_gunicorn_with_its_settings_module(tmp_path, monkeypatch):
     def run(self):  # instead of serving: what the server was set up with
         seen.update({key: self.cfg.settings[key].get() for key in
                      ("bind", "workers", "threads", "keepalive", "control_socket_disable",
-                      "forwarded_allow_ips")})
+                      "forwarded_allow_ips", "post_fork", "post_request")})
 
     monkeypatch.setattr(BaseApplication, "run", run)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'serve.sqlite3'}")
     monkeypatch.setenv("SECRET_KEY", "serve-test")  # else one is made and kept in the checkout's instance/
     assert cli.serve("127.0.0.1", 5399, 3) == 0
     assert seen == {"bind": ["127.0.0.1:5399"], "workers": 3, "threads": 2, "keepalive": 65,
-                    "control_socket_disable": True, "forwarded_allow_ips": []}
+                    "control_socket_disable": True, "forwarded_allow_ips": [],
+                    "post_fork": gunicorn_conf.post_fork, "post_request": gunicorn_conf.post_request}
+
+
+def test_a_worker_freezes_what_it_holds_after_its_1st_10th_100th_and_1000th_request():
+    """gunicorn_conf's hooks (docs/speed.md §Server): a worker counts its requests and, after
+    the milestones only, collects and freezes (real ``gc``; unfrozen again after each check)."""
+    import gc
+    import types
+
+    worker = types.SimpleNamespace()
+    gunicorn_conf.post_fork(None, worker)
+    frozen_after = []
+    try:
+        for n in range(1, 1001):
+            gunicorn_conf.post_request(worker, None, {}, None)
+            if gc.get_freeze_count():
+                frozen_after.append(n)
+                gc.unfreeze()
+    finally:
+        gc.unfreeze()
+    assert frozen_after == [1, 10, 100, 1000]
+    gunicorn_conf.post_request(types.SimpleNamespace(), None, {}, None)  # a worker not forked by it: nothing
+    assert gc.get_freeze_count() == 0
 
 
 def test_serve_believes_no_forwarded_header_unless_told(tmp_path):
