@@ -38,13 +38,8 @@ def post_fork(server, worker):
 
 def post_request(worker, req, environ, resp):
     """After the worker's 1st, 10th, 100th and 1,000th request (its answer is sent by then): one
-    full collection, then ``gc.freeze()``. What the app has built by then and keeps (compiled
-    templates and statements, the catalogs, the kept fragments: some 120,000 objects) leaves the
-    collector's generations, so a full collection no longer walks it. Unfrozen, a worker ran
-    one about every 200 entries, some 100 ms each: 0.55 to 0.61 ms of collector time an entry,
-    0.44 frozen, milestones included (docs/speed.md §Server). Frozen objects are never
-    collected; a cycle of them that a cache drops later stays, so what can stay is bounded by
-    what was alive at a milestone."""
+    full collection, then ``gc.freeze()``, so that later full collections no longer walk what the
+    app has built and keeps. Why and what it saves: docs/speed.md §Server."""
     served = getattr(worker, "scorekeeper_served", None)
     if served is not None and next(served) in FREEZE_AFTER:
         gc.collect()
