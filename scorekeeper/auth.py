@@ -363,7 +363,11 @@ def register():
             token = once.token_from(request.form)
             earlier = once.find(session, token, "register", None)
             if earlier is None and find_user(name):
-                raise NameTaken(name)
+                # The same form, sent at once from a stuck button, may have made it between the
+                # two reads: the account and its token are committed together, so look again.
+                earlier = once.find(session, token, "register", None)
+                if earlier is None:
+                    raise NameTaken(name)
 
             def make() -> int:
                 user = User(username=name, password_hash=generate_password_hash(form.password.data))

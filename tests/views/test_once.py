@@ -86,6 +86,28 @@ def test_malformed_token_is_refused(app, client):
     assert count(app, User) == 0
 
 
+def test_a_register_form_that_made_its_account_between_two_reads_logs_in(app, monkeypatch):
+    """One form sent twice at once: the second sending looked for the form's token before the
+    first had committed, and for the name after. It is the same form, not a taken name: it logs
+    in (it answered "That name is taken" once in eight such races under load)."""
+    from scorekeeper.services import once
+
+    token = once_token(app.test_client().get("/register").data)
+    first, second = app.test_client(), app.test_client()
+    assert first.post("/register", data=register_data(token)).status_code == 303
+    real, calls = once.find, []
+
+    def find_before_the_commit(*args, **kwargs):  # the first look saw no token yet
+        calls.append(args)
+        return None if len(calls) == 1 else real(*args, **kwargs)
+
+    monkeypatch.setattr(once, "find", find_before_the_commit)
+    r = second.post("/register", data=register_data(token))
+    assert r.status_code == 303 and len(calls) >= 2
+    assert second.get("/settings").status_code == 200
+    assert count(app, User) == 1
+
+
 def test_twenty_simultaneous_registrations_of_one_name(app):
     """Twenty phones, each its own form: one account; the others are told the name is taken."""
     clients = [app.test_client() for _ in range(20)]
