@@ -21,6 +21,7 @@ from pathlib import Path
 from flask import g, request, session
 from jinja2 import pass_eval_context
 from markupsafe import Markup
+from babel import Locale
 from babel.support import NullTranslations
 from flask_babel import Babel, get_locale, get_translations, lazy_gettext
 from flask_login import current_user
@@ -174,9 +175,24 @@ def _template_pgettext(eval_ctx, context: str, string: str, **variables) -> str:
     return (Markup(found) if eval_ctx.autoescape else found) % variables
 
 
+_LOCALES: dict[str, Locale] = {}
+
+
+def request_locale() -> Locale:
+    """Flask-Babel's locale selector: :func:`select_language` as a ``babel.Locale``, made once per
+    language and then kept. Given a code, Flask-Babel parses it anew on every request
+    (``Locale.parse``, which also looks for the locale's data file on disk); given a ``Locale``, it
+    takes it as it is (docs/speed.md §Entry path)."""
+    code = select_language()
+    found = _LOCALES.get(code)
+    if found is None:
+        found = _LOCALES[code] = Locale.parse(code)
+    return found
+
+
 def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(ROOT / "translations"))
-    babel.init_app(app, locale_selector=select_language)
+    babel.init_app(app, locale_selector=request_locale)
     # The templates' _(), ngettext(), pgettext(): as Jinja's "newstyle" gettext (autoescaped,
     # always %-formatted), on the catalog looked up once per request, one call each.
     app.jinja_env.install_gettext_callables(gettext=gettext, ngettext=ngettext, pgettext=pgettext,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import has_request_context, render_template, request
+from flask import has_request_context, render_template, request, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
 from flask_compress import Compress
@@ -260,7 +260,7 @@ def init_app(app) -> None:
     from .services.groups import current_group
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
-                                 die_faces=die_faces, hand=hand, fragment=fragment, current_mark=current_mark,
+                                 die_faces=die_faces, hand=hand, fragment=fragment, game_url=game_url, current_mark=current_mark,
                                  current_group=current_group, once_field=once.field, field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
                                  option_label=option_label, option_help=option_help, shown_tag=shown_tag,
@@ -374,3 +374,43 @@ def fragment(key: tuple, make, *args) -> Markup:
             _fragments.clear()
         found = _fragments[full] = Markup(make(*args))
     return found
+
+
+_game_urls: dict[tuple, str] = {}
+#: Game addresses kept at most (a few per game); all dropped when full.
+MAX_GAME_URLS = 4096
+
+
+def game_url(endpoint: str, game_id: int) -> str:
+    """``url_for(endpoint, game_id=game_id)``, built once per endpoint, game and URL root, then
+    kept: a panel names its game's entry, undo and poll addresses on every answer, and Flask
+    builds each anew, some 15 µs apiece (docs/speed.md §Entry path). Keeps at most
+    :data:`MAX_GAME_URLS` (all dropped when full). Raises what ``url_for`` raises for an unknown
+    endpoint."""
+    key = (request.script_root, endpoint, game_id)
+    found = _game_urls.get(key)
+    if found is None:
+        if len(_game_urls) >= MAX_GAME_URLS:
+            _game_urls.clear()
+        found = _game_urls[key] = url_for(endpoint, game_id=game_id)
+    return found
+
+
+def keep_sent_csrf_token() -> None:
+    """Let the forms of this answer carry the CSRF token the request was just let through with,
+    instead of one signed anew (Flask-WTF's ``generate_csrf`` keeps a request's token in
+    ``g.csrf_token``; signing one cost an entry some 70 µs, docs/speed.md §Entry path).
+
+    Only after Flask-WTF found the sent token valid (``g.csrf_valid``), while the session still
+    holds the secret it was checked against, with no time limit on tokens
+    (``WTF_CSRF_TIME_LIMIT`` None: an older token would expire sooner), and before a token was
+    made for this request. Otherwise nothing changes and a token is signed as before."""
+    from flask import current_app, g, session
+
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    if (not g.get("csrf_valid") or field in g or field not in session
+            or current_app.config.get("WTF_CSRF_TIME_LIMIT", 3600) is not None):
+        return
+    sent = csrf._get_csrf_token()  # the token protect() checked: the form's field, else the header
+    if sent:
+        setattr(g, field, sent)

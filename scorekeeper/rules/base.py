@@ -310,6 +310,11 @@ class GameState:
     def summary(self) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def current_scores(self) -> dict[str, int]:
+        """``{player: points, or lives in Mia}`` in seat order: ``summary()["scores"]`` without
+        building the rest of the summary (its rounds, the next entry). A new dict each call."""
+        return {p: self.scores[p] for p in self.players}
+
     @property
     def finished_rounds(self) -> list:
         """The finished rounds held (all of them, or the last few of a :class:`RoundLog`)."""

@@ -496,6 +496,10 @@ class Mia(GameState):
             }
         return nxt
 
+    def current_scores(self) -> dict[str, int]:
+        """``{player: lives}`` in seat order, as ``summary()["scores"]``."""
+        return {p: self.lives[p] for p in self.players}
+
     def summary(self) -> dict:
         out = {
             "game": self.game,

@@ -610,7 +610,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
         session.rollback()
         raise Stale()
     state = loaded.state
-    played, finished, scores = state.rounds_played, state.finished, state.summary()["scores"]
+    played, finished, scores = state.rounds_played, state.finished, state.current_scores()
     try:
         state.apply(entry)
     except IllegalEntry as err:
@@ -634,9 +634,8 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     # PostgreSQL: the claim, the entry, the snapshot and the export's mark in one round trip.
     written = _write_entry(session, game, version, loaded, entry, entered_by) if one_write else None
     # Scores move at a round's end, at the game's end, and in Mice and Men as a player runs.
-    summary = state.summary()
-    moved = summary["scores"] != scores or state.rounds_played != played or state.finished != finished
-    _store(session, game, loaded, moved, summary, written)
+    moved = state.current_scores() != scores or state.rounds_played != played or state.finished != finished
+    _store(session, game, loaded, moved, None, written)
     _commit(session)
     return loaded
 

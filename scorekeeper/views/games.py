@@ -25,7 +25,7 @@ from ..words import GAME_ALIASES, describe, game_title, in_setup_words, shown_ta
 from ..services import games as service
 from ..services import groups, history, live, once
 from ..services.groups import current_group
-from ..web import message_response
+from ..web import keep_sent_csrf_token, message_response
 from .groups import form_group
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -164,6 +164,8 @@ def render_game(loaded: service.Loaded, message: str | None = None, level: str =
                 status: int = 200):
     """The game page, or only its panel for htmx."""
     template = "games/_panel.html" if is_htmx() else "games/play.html"
+    if request.method == "POST":  # an entry, undo, redo or correction let through with its token
+        keep_sent_csrf_token()
     spec = find_game(loaded.game.game)
     return render_template(template, loaded=loaded, game=loaded.game, state=loaded.state, spec=spec,
                            message=message, level=level), status

@@ -57,3 +57,16 @@ def test_golden_record(path: Path):
     assert contains(expect, got), json.dumps(got, indent=1)
     # The output is plain JSON, as `scorekeeper replay` prints it.
     assert json.loads(json.dumps(got)) == got
+
+
+@pytest.mark.parametrize("path", [f for f in FILES if "refused_at" not in json.loads(f.read_text())["expect"]],
+                         ids=lambda f: f"{f.parent.name}/{f.stem}")
+def test_current_scores_are_the_summarys_after_every_entry(path: Path):
+    """``current_scores()`` (what an entry compares to see whether scores moved) is
+    ``summary()["scores"]``, in the same seat order, after each entry of every golden game."""
+    record = json.loads(path.read_text())["record"]
+    state = records.new_state(records.load_header(record))
+    for n, entry in enumerate(record["entries"], start=1):
+        records.apply_entries(state, [entry], start=n)
+        got, want = state.current_scores(), state.summary()["scores"]
+        assert list(got.items()) == list(want.items()), (n, got, want)

@@ -96,3 +96,45 @@ def test_every_state_changing_route_refuses_a_post_without_token(make_app):
         r = client.post(url_for_rule(rule, game_id), data=BODIES.get(rule.endpoint, {}),
                         headers={"X-CSRFToken": token})
         assert b"security token" not in r.data, rule.rule
+
+
+def test_an_entry_answer_carries_the_token_it_was_let_through_with(make_app):
+    """The panel an entry answers with carries the token the entry was sent with (no token signed
+    anew for each entry: docs/speed.md §Entry path), and that token carries the next entry, sent
+    from the panel's own form field. A token of another session is still refused."""
+    import time
+
+    from itsdangerous import TimestampSigner, URLSafeTimedSerializer
+
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    token = token_of(client.get("/register").data)
+    client.post("/register", data={"username": "ann", "password": "correct horse", "confirm": "correct horse"},
+                headers={"X-CSRFToken": token})
+    token = token_of(client.get("/games/new/mitchi").data)
+    r = client.post("/games/new/mitchi", data=BODIES["games.setup"], headers={"X-CSRFToken": token})
+    game_id = int(r.headers["Location"].rsplit("/", 1)[1])
+
+    class Earlier(TimestampSigner):  # a token signed 100 s ago: not what a new signing would give
+        def get_timestamp(self) -> int:
+            return int(time.time()) - 100
+
+    with client.session_transaction() as s:
+        secret = s["csrf_token"]
+    old = URLSafeTimedSerializer(app.secret_key, salt="wtf-csrf-token", signer=Earlier).dumps(secret)
+    assert old != token
+    v = int(re.search(r'data-version="(\d+)"', client.get(f"/games/{game_id}").data.decode()).group(1))
+    turn = {"version": str(v), "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "6", "rolls": "1"}
+    r = client.post(f"/games/{game_id}/entries", data=turn, headers={**HX, "X-CSRFToken": old})
+    assert r.status_code == 200 and f'data-version="{v + 1}"'.encode() in r.data
+    tokens = set(re.findall(r'name="csrf_token"[^>]*value="([^"]+)"', r.data.decode()))
+    assert tokens == {old}
+    turn = {**turn, "version": str(v + 1), "player": "Ben", "hand.0": "5", "hand.1": "5", "csrf_token": old}
+    r = client.post(f"/games/{game_id}/entries", data=turn, headers=HX)
+    assert r.status_code == 200 and f'data-version="{v + 2}"'.encode() in r.data
+
+    other = app.test_client()  # another browser: its own session and secret
+    foreign = token_of(other.get("/register").data)
+    turn = {**turn, "version": str(v + 2), "player": "Ann", "hand.0": "4", "csrf_token": foreign}
+    r = client.post(f"/games/{game_id}/entries", data=turn, headers=HX)
+    assert r.status_code == 400 and b"security token" in r.data and foreign.encode() not in r.data

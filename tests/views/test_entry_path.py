@@ -9,6 +9,7 @@ import json
 import os
 import pickle
 import random
+import re
 from datetime import datetime, timezone
 
 import pytest
@@ -19,7 +20,7 @@ from scorekeeper.db import get_session
 from scorekeeper.models import Game, GameSnapshot
 from scorekeeper.services import games as service
 
-from ..conftest import HX, PG_URL, new_game
+from ..conftest import HX, PG_URL, new_game, version_of
 from .test_snapshots import check_against_replay, mitchi_turns, owner, post
 
 
@@ -270,3 +271,28 @@ def test_the_one_write_of_an_entry_writes_nothing_when_its_claim_fails(app, clie
         assert tuple(got) == (0, 0, 0, 0)
         assert stored() == before
         session.rollback()
+
+
+def test_each_panel_names_its_own_games_addresses_under_the_apps_root(app, client, auth):
+    """The entry, undo and poll addresses a panel names are kept per game and URL root
+    (``web.game_url``): each game's answer names its own, as ``url_for`` builds them, and an app
+    served under a path prefix (its ``SCRIPT_NAME``) gets them with the prefix."""
+    auth.register()
+    first, second = new_game(client), new_game(client, players=("Dan", "Eve"))
+    for root in ("", "/scores"):
+        for game in (first, second):
+            for face in (6, 5):  # two turns of different hands: no tie
+                html = client.get(f"/games/{game}", headers=HX, base_url=f"http://localhost{root}").data.decode()
+                v, player = version_of(html), re.search(r'name="player" value="([^"]+)"', html).group(1)
+                r = client.post(f"/games/{game}/entries", headers=HX, base_url=f"http://localhost{root}",
+                                data={"version": str(v), "type": "turn", "player": player, "hand.0": str(face),
+                                      "hand.1": str(face), "rolls": "1"})
+                assert r.status_code == 200, r.data
+                html = r.data.decode()
+                with app.test_request_context("/", base_url=f"http://localhost{root}"):
+                    from flask import url_for
+                    want = {f'action="{url_for("games.add_entry", game_id=game)}"',
+                            f'action="{url_for("games.undo", game_id=game)}"',
+                            f'hx-get="{url_for("games.poll", game_id=game, v=v + 1)}"'}
+                assert all(w in html for w in want), (want, html)
+                assert root in next(iter(want))
