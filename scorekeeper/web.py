@@ -264,8 +264,9 @@ def init_app(app) -> None:
 
     app.jinja_env.context_class = CallingContext
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
-                                 die_faces=die_faces, hand=hand, fragment=fragment, game_url=game_url, current_mark=current_mark,
-                                 current_group=current_group, once_field=once.field, field_errors=field_errors)
+                                 die_faces=die_faces, hand=hand, fragment=fragment, game_url=game_url,
+                                 current_mark=current_mark, current_group=current_group, once_field=once.field,
+                                 field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
                                  option_label=option_label, option_help=option_help, shown_tag=shown_tag,
                                  won_words=won_words)

@@ -42,7 +42,8 @@ def stops():
 TEMPLATE = """{% macro m(v) %}[{{ plain(v) }}|{{ with_context(v) }}]{% endmacro %}{% set shown = "top" %}
 {{ plain(1, k=2) }} {{ with_eval_context("<b>") }} {{ with_context(3) }} {{ with_environment(4) }}
 {{ callable_object(5) }} {{ "%s"|format(stops()) }} {{ bound("x") }} {{ lambda_(6) }}
-{% for item in items %}{{ plain(item) }} {{ with_eval_context(item) }} {{ with_context(item) }} {{ callable_object(item) }} {{ m(item) }}
+{% for item in items %}{{ plain(item) }} {{ with_eval_context(item) }} {{ with_context(item) }}
+{{ callable_object(item) }} {{ m(item) }}
 {% endfor %}
 {% block b %}{% for item in items %}{{ with_context(item) }}{{ plain(item) }}{% endfor %}{% endblock %}"""
 
@@ -73,5 +74,5 @@ def test_a_call_in_a_loop_does_not_pass_the_loops_variables_on(name):
     env = Environment(autoescape=True)
     env.context_class = CallingContext
     env.globals[name] = globals()[name]
-    out = env.from_string("{% for item in [1] %}{{ %s(item) }}{%% endfor %%}".replace("%s", name).replace("%%", "%")).render()
+    out = env.from_string("{% for item in [1] %}{{ " + name + "(item) }}{% endfor %}").render()
     assert "_loop_vars" not in out and "_block_vars" not in out
