@@ -228,6 +228,17 @@ def test_an_offline_tap_scrolled_down_keeps_its_button_under_the_finger(page: Pa
     # Sent: the note asking to tap again goes at once (it stayed 6 s over Ben's turn, inviting a
     # tap that would have been his; found by a review), and the page kept for offline has none.
     expect(note).to_be_hidden(timeout=1000)
+    # The copy kept for offline is written as the panel settles (app.js keepPage), a moment after
+    # "Ben's turn" shows: wait for it, as no phone goes offline in those milliseconds (reloaded
+    # before it was written, the copy of the page before the entry came back, once in CI).
+    assert page.evaluate("""async () => {
+        for (let i = 0; i < 50; i++) {
+            const hit = await (await caches.open('pages-v1')).match(location.href);
+            if (hit && (await hit.text()).includes("Ben's turn")) return true;
+            await new Promise((done) => setTimeout(done, 100));
+        }
+        return false;
+    }""")
     page.context.set_offline(True)
     page.reload()
     expect(page.locator("#offline")).to_be_visible()
