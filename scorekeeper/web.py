@@ -404,12 +404,17 @@ def fragment(key: tuple, make, *args) -> Markup:
     the macro and those arguments) built once per key and URL root, then kept: the dice pad's
     fieldsets are the same in every panel of a language (docs/speed.md §Entry path). Keeps at
     most :data:`MAX_FRAGMENTS` (all dropped when full: whatever the keys, memory stays bounded)."""
-    full = (request.script_root, key)
-    found = _fragments.get(full)
+    return _kept(_fragments, MAX_FRAGMENTS, (request.script_root, key), lambda: Markup(make(*args)))
+
+
+def _kept(store: dict, limit: int, key: tuple, make):
+    """``store[key]``, made by ``make()`` the first time; ``store`` is emptied when it holds
+    ``limit`` entries (whatever the keys, memory stays bounded)."""
+    found = store.get(key)
     if found is None:
-        if len(_fragments) >= MAX_FRAGMENTS:
-            _fragments.clear()
-        found = _fragments[full] = Markup(make(*args))
+        if len(store) >= limit:
+            store.clear()
+        found = store[key] = make()
     return found
 
 
@@ -424,13 +429,8 @@ def game_url(endpoint: str, game_id: int) -> str:
     builds each anew, some 15 µs apiece (docs/speed.md §Entry path). Keeps at most
     :data:`MAX_GAME_URLS` (all dropped when full). Raises what ``url_for`` raises for an unknown
     endpoint."""
-    key = (request.script_root, endpoint, game_id)
-    found = _game_urls.get(key)
-    if found is None:
-        if len(_game_urls) >= MAX_GAME_URLS:
-            _game_urls.clear()
-        found = _game_urls[key] = url_for(endpoint, game_id=game_id)
-    return found
+    return _kept(_game_urls, MAX_GAME_URLS, (request.script_root, endpoint, game_id),
+                 lambda: url_for(endpoint, game_id=game_id))
 
 
 def keep_sent_csrf_token() -> None:

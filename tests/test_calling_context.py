@@ -1,5 +1,6 @@
-"""``web.CallingContext`` (the app's Jinja context class, docs/speed.md §Entry path) calls
-every kind of callable a template names exactly as Jinja's own context does."""
+"""The panel's template machinery (docs/speed.md §Entry path): ``web.CallingContext`` (the app's
+Jinja context class) calls every kind of callable a template names exactly as Jinja's own context
+does, and what ``fragment`` and ``game_url`` keep stays bounded."""
 
 from __future__ import annotations
 
@@ -76,3 +77,15 @@ def test_a_call_in_a_loop_does_not_pass_the_loops_variables_on(name):
     env.globals[name] = globals()[name]
     out = env.from_string("{% for item in [1] %}{{ " + name + "(item) }}{% endfor %}").render()
     assert "_loop_vars" not in out and "_block_vars" not in out
+
+
+def test_what_the_panels_keep_stays_bounded():
+    """``web._kept`` (the store of ``fragment`` and ``game_url``): made once per key, and the store
+    emptied when it holds its limit, whatever the keys."""
+    from scorekeeper.web import _kept
+
+    store, made = {}, []
+    for i in range(10):
+        assert _kept(store, 4, (i,), lambda i=i: made.append(i) or f"v{i}") == f"v{i}"
+        assert len(store) <= 4
+    assert _kept(store, 4, (9,), lambda: "again") == "v9" and made == list(range(10))
