@@ -264,20 +264,30 @@
   });
 
   // Dice picked, not sent, stay picked when a poll's panel asks for the same entry (position in
-  // the log, type, player): another phone corrected an older entry. All or none.
+  // the log, type, player): another phone corrected an older entry. A form with data-keep (a
+  // showdown's reveal) is the same entry at any position, and keeps its picks only with the
+  // player they were picked for, while that player is still to choose (a radio) or the one named
+  // (hidden): another phone's reveal of someone else must not lose them, nor give them to another.
+  // All or none.
   var picked = null;
+  function hidden(form, name) {
+    var el = form.querySelector('input[type=hidden][name="' + name + '"]');
+    return el ? el.value : "";
+  }
   function slot(form) {
-    function value(name) {
-      var el = form.querySelector("input[type=hidden][name=" + name + "]");
-      return el ? el.value : "";
-    }
-    return [form.getAttribute("data-seq"), value("type"), value("player")].join("|");
+    return form.getAttribute("data-keep") || [form.getAttribute("data-seq"), hidden(form, "type"), hidden(form, "player")].join("|");
   }
   function pickedIn(panel) {
     var out = {};
     panel.querySelectorAll("form.entry[data-seq]").forEach(function (form) {
-      var checked = form.querySelectorAll("input[type=radio]:checked");
-      if (checked.length) out[slot(form)] = Array.prototype.map.call(checked, function (el) { return [el.name, el.value]; });
+      var checked = Array.prototype.map.call(form.querySelectorAll("input[type=radio]:checked"), function (el) {
+        return [el.name, el.value];
+      });
+      if (form.hasAttribute("data-keep")) {
+        if (hidden(form, "player")) checked.push(["player", hidden(form, "player")]);
+        if (!checked.some(function (pick) { return pick[0] === "player"; })) return;
+      }
+      if (checked.length) out[slot(form)] = checked;
     });
     return out;
   }
@@ -289,9 +299,12 @@
     fresh.querySelectorAll("form.entry[data-seq]").forEach(function (form) {
       var radios = Array.prototype.slice.call(form.querySelectorAll("input[type=radio]"));
       var found = (keep[slot(form)] || []).map(function (pick) {
+        if (hidden(form, pick[0]) === pick[1]) return true;  // named by the form itself
         return radios.filter(function (el) { return el.name === pick[0] && el.value === pick[1]; })[0];
       });
-      if (found.length && found.every(Boolean)) found.forEach(function (el) { el.checked = true; });
+      if (found.length && found.every(Boolean)) {
+        found.forEach(function (el) { if (el !== true) el.checked = true; });
+      }
     });
   });
 

@@ -237,9 +237,76 @@ def test_a_kept_pick_comes_back_whole_or_not_at_all(page: Page, phone, live_serv
     page.get_by_role("button", name="Run with the mice", exact=True).click()
     page.wait_for_url(game_url)
     expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Ann, Ben, Cat to reveal", timeout=3_000)
+    # Nothing picked: not Dan's dice for Ann, and no one picked beforehand to reveal.
+    expect(other.locator("#panel input[type=radio]:checked")).to_have_count(0)
+
+
+def test_a_reveal_picked_on_one_phone_survives_the_others_reveals(page: Page, phone, live_server: str):
+    """Mice and Men's showdown of four on two phones. Ben's phone picks Dan and two dice; before its
+    third tap, Ann's phone records Cat's, Ann's and Ben's reveals. Each poll's panel keeps Dan's
+    picks (a review found them reset and Cat picked instead: "Cat shows 2-1-1", Dan's dice), also
+    when Dan is the last one and no longer a choice. The third tap records Dan's reveal."""
+    from .test_mice_and_men_browser import choose, open_at, reveal
+
+    base = live_server
+    register(page, base, "gina")
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0, rounds=2)
+    game_url = page.url
+    open_at(page, 2)
+    for _ in ("Ben", "Cat", "Dan"):
+        choose(page, "Join the men")
+    other = phone()
+    log_in(other, base, "gina")
+    other.goto(game_url)
+    expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Ann, Ben, Cat, Dan to reveal")
+    # A fresh page picks no one: a scorer's dice go under the name they tap.
+    expect(other.locator("#panel input[name=player]:checked")).to_have_count(0)
+    other.wait_for_timeout(700)
+    other.locator("fieldset", has_text="Who reveals").locator("label", has_text="Dan").click()
+    other.locator("fieldset", has_text="First die").locator("label").nth(1).click()
+    other.locator("fieldset", has_text="Second die").locator("label").nth(0).click()
+
     checked = other.locator("#panel input[type=radio]:checked")
-    expect(checked).to_have_count(1)  # who reveals: the first still to reveal, as on any new panel
-    assert checked.get_attribute("name") == "player" and checked.get_attribute("value") == "Ann"
+    reveal(page, "Cat", 6, 5, 4)
+    expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Ann, Ben, Dan to reveal", timeout=3_000)
+    expect(checked).to_have_count(3)
+    assert other.locator("#panel input[name=player]:checked").get_attribute("value") == "Dan"
+    reveal(page, "Ann", 6, 6, 4)
+    reveal(page, "Ben", 6, 6, 5)
+    expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Dan to reveal", timeout=3_000)
+    expect(other.locator("fieldset", has_text="Who reveals")).to_have_count(0)
+    expect(checked).to_have_count(2)  # the two dice, for Dan named by the form
+    other.wait_for_timeout(700)
+    other.locator("fieldset", has_text="Third die").get_by_role("button").nth(0).click()
+    news = other.locator("#panel .news")
+    expect(news).to_contain_text("Round 1 showdown at penalty 2:", timeout=3_000)
+    expect(news).to_contain_text("Dan 211")
+    expect(news).to_contain_text("Cat 654")
+
+
+def test_another_phones_reveal_of_the_player_picked_drops_the_picks(page: Page, phone, live_server: str):
+    """Ben's phone picks Dan and two dice; Ann's phone records Dan's reveal first. Ben's phone keeps
+    nothing picked: neither Dan (no longer to reveal) nor his dice for another player."""
+    from .test_mice_and_men_browser import choose, open_at, reveal
+
+    base = live_server
+    register(page, base, "hugo")
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0, rounds=2)
+    game_url = page.url
+    open_at(page, 2)
+    for _ in ("Ben", "Cat", "Dan"):
+        choose(page, "Join the men")
+    other = phone()
+    log_in(other, base, "hugo")
+    other.goto(game_url)
+    expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Ann, Ben, Cat, Dan to reveal")
+    other.wait_for_timeout(700)
+    other.locator("fieldset", has_text="Who reveals").locator("label", has_text="Dan").click()
+    other.locator("fieldset", has_text="First die").locator("label").nth(1).click()
+    other.locator("fieldset", has_text="Second die").locator("label").nth(0).click()
+    reveal(page, "Dan", 2, 1, 1)
+    expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Ann, Ben, Cat to reveal", timeout=3_000)
+    expect(other.locator("#panel input[type=radio]:checked")).to_have_count(0)
 
 
 def test_a_tap_again_after_no_connection_does_not_land_on_the_next_players_entry(page: Page, phone, live_server: str):

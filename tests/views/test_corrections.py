@@ -84,6 +84,22 @@ def test_mice_and_men_correction_run_and_join(client, auth):
     assert client.get(f"/games/{game}/record.json").json["entries"][2]["type"] == "join"
 
 
+def test_a_reveal_correction_picks_the_entrys_own_player(client, auth):
+    """Correcting Cat's reveal at a showdown of four: Cat is the player picked, with Cat's dice (the
+    page picked the first still to reveal, Ann: sent as it stood, Cat's dice became Ann's)."""
+    auth.register()
+    game = new_game(client, "mice-and-men", players=("Ann", "Ben", "Cat", "Dan"), starter="0", rounds=2)
+    play(client, game, [("announce", "Ann", {"penalty": 2}), ("join", "Ben", {}), ("join", "Cat", {}),
+                        ("join", "Dan", {}), ("reveal", "Cat", {"dice_0": 5, "dice_1": 3, "dice_2": 1})])
+    page = correction_page(client, game, 6)  # entry 1: who starts
+    checked = re.findall(r'name="([^"]+)" value="([^"]+)" required checked', page)
+    assert checked == [("player", "Cat"), ("dice.0", "5"), ("dice.1", "3")]
+    # The game page itself picks no one: each reveal goes under the name tapped.
+    game_page = client.get(f"/games/{game}").data.decode()
+    assert "<bdi>Ann</bdi>, <bdi>Ben</bdi>, <bdi>Dan</bdi> to reveal" in game_page
+    assert not re.findall(r'name="player" value="[^"]+" required checked', game_page)
+
+
 def test_mitchi_correction_uses_die_faces_and_rolls(client, auth):
     auth.register()
     game = new_game(client)
