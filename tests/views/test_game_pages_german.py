@@ -299,11 +299,12 @@ def test_form_refusals_and_the_poll_note_in_german(de):
                                         "opt_order": "standard", "opt_pass_back": "must-raise",
                                         "opt_next_starter": "loser", "opt_scoring": "elimination"})
     assert r.status_code == 400 and "Mäxchen ist für 3 oder mehr Spieler, nicht 2" in text(r.data)
-    # Another phone's entry: the poll of the page shown before brings the panel with a German note.
+    # Another phone's entry (the same account's: "von dir"): the poll of the page shown before
+    # brings the panel with a German note.
     shown = version_of(de.get(f"/games/{game}").data)
     post(de, game, "turn", "Ann", hand_0=6, hand_1=5, rolls=1)
     r = de.get(f"/games/{game}/poll?v={shown}", headers=HX)
-    german(r.data, "Das Spiel ist weitergegangen. Letzter Eintrag, von ann: Ann: 6-5 im 1. Wurf.")
+    german(r.data, "Das Spiel ist weitergegangen. Letzter Eintrag, von dir: Ann: 6-5 im 1. Wurf.")
 
 
 def test_mia_is_still_recognised_under_its_german_names(de):

@@ -230,6 +230,34 @@ def test_a_poll_says_the_game_moved_on_after_an_entry_and_changed_after_an_undo_
     assert "The game changed. Last change, by ann: Ann: 5-4 in 2 was undone." in said and "moved on" not in said
 
 
+def test_a_phone_is_told_of_its_own_accounts_change_as_by_you(app, client, auth):
+    """Ann's entry whose answer was lost: her page's poll brings the game with her own entry in it.
+    It said "Last entry, by ann" as of someone else's (found by a review); now "by you", for an
+    undo and a correction too. Ben, on his phone, still reads Ann's name."""
+    gid, ben = ann_and_ben_at_one_game(app, client, auth)
+    turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "2"}
+
+    def polled(who, shown: int) -> str:
+        r = who.get(f"/games/{gid}/poll?v={shown}", headers=HX)
+        assert r.status_code == 200
+        return html.unescape(r.data.decode())
+
+    shown = version_of(client.get(f"/games/{gid}").data)
+    assert client.post(f"/games/{gid}/entries", data={**turn, "version": shown}, headers=HX).status_code == 200
+    assert "The game moved on. Last entry, by you: Ann: 6-5 in 2." in polled(client, shown)
+    assert "The game moved on. Last entry, by ann: Ann: 6-5 in 2." in polled(ben, shown)
+    shown += 1
+    fixed = client.post(f"/games/{gid}/entries/2", data={**turn, "version": shown, "hand.0": "4"})
+    assert fixed.status_code == 303
+    said = polled(client, shown)
+    assert "The game changed. Last change, by you: entry 2 corrected to Ann: 5-4 in 2." in said
+    assert "by ann: entry 2 corrected" in polled(ben, shown)
+    shown += 1
+    assert client.post(f"/games/{gid}/undo", data={"version": shown}, headers=HX).status_code == 200
+    assert "The game changed. Last change, by you: Ann: 5-4 in 2 was undone." in polled(client, shown)
+    assert "Last change, by ann: Ann: 5-4 in 2 was undone." in polled(ben, shown)
+
+
 def test_live_routes_of_another_group_are_404(app, client, auth):
     auth.register("ann")
     gid = new_game(client)

@@ -61,14 +61,14 @@ def test_stale_correction_is_a_409_and_changes_nothing(client, auth):
     assert r.status_code == 409 and 'id="panel"' not in r.data.decode()  # the correction page again
     assert ("The game changed since this correction page was shown (another phone, or an older page); nothing "
             "was corrected. Below is entry 2 as it stands now: correct it again if it still needs it. Last entry, "
-            "by ann: Ann: 6-3 in 2.") in html.unescape(r.data.decode())  # what changed it, as the game page says
+            "by you: Ann: 6-3 in 2.") in html.unescape(r.data.decode())  # what changed it, as the game page says
     # The entry was undone on another phone meanwhile: the answer says so on the game page.
     client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
     r = client.post(f"/games/{game}/entries/2", data={"version": "1", "type": "turn", "player": "Ann",
                                                       "hand.0": "6", "hand.1": "4", "rolls": "2"})
     assert r.status_code == 409 and b'id="panel"' in r.data
     assert ("Entry 2 is no longer in the game (undone on another phone, or an older page); nothing was "
-            "corrected. Here is the game as it stands now. Last change, by ann: Ann: 6-3 in 2 was undone.") in r.data.decode()
+            "corrected. Here is the game as it stands now. Last change, by you: Ann: 6-3 in 2 was undone.") in r.data.decode()
     assert client.get(f"/games/{game}/record.json").json["entries"] == before["entries"][:1]
 
 
@@ -85,7 +85,7 @@ def test_a_correct_link_to_an_undone_entry_says_so_on_the_game_page(client, auth
     r = client.get(f"/games/{game}/entries/2")
     assert r.status_code == 410 and b'id="panel"' in r.data
     assert ("Entry 2 is no longer in the game: it was undone (on another phone, or this page is older), so "
-            "there is nothing to correct. Here is the game as it stands now. Last change, by ann: Ann: 6-3 "
+            "there is nothing to correct. Here is the game as it stands now. Last change, by you: Ann: 6-3 "
             "in 2 was undone.") in html.unescape(r.data.decode())
     assert client.get(f"/games/{game}/entries/3").status_code == 404
     assert client.get(f"/games/{game}/entries/0").status_code == 404
