@@ -210,29 +210,37 @@ def test_a_polled_panel_does_not_replace_one_whose_entry_is_on_its_way(page: Pag
     expect(other.locator("#panel input[type=radio]:checked")).to_have_count(0)
 
 
-def test_a_kept_pick_comes_back_whole_or_not_at_all(page: Page, phone, live_server: str):
-    """Mice and Men's showdown: Ben's phone picks Dan as who reveals, and two dice. Ann's phone
-    corrects Dan's answer to a run: Dan no longer reveals. The dice are not kept for whoever is
-    now first to reveal (one tap on the third die would have recorded Ann's reveal)."""
+def dan_picked_at_a_showdown(page: Page, phone, base: str, account: str, first: int, second: int) -> Page:
+    """A Mice and Men game at its showdown of four (Ann opens at 2, everyone joins), scored on
+    ``page``; Ben's phone (returned) opens it, finds no one picked beforehand to reveal, and picks
+    Dan and the faces ``first`` and ``second``, not sent."""
     from .test_mice_and_men_browser import choose, open_at
 
-    base = live_server
-    register(page, base, "fred")
+    register(page, base, account)
     set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0, rounds=2)
-    game_url = page.url
     open_at(page, 2)
     for _ in ("Ben", "Cat", "Dan"):
         choose(page, "Join the men")
     other = phone()
-    log_in(other, base, "fred")
-    other.goto(game_url)
+    log_in(other, base, account)
+    other.goto(page.url)
     expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Ann, Ben, Cat, Dan to reveal")
+    # A fresh page picks no one: a scorer's dice go under the name they tap.
+    expect(other.locator("#panel input[name=player]:checked")).to_have_count(0)
     other.wait_for_timeout(700)
     other.locator("fieldset", has_text="Who reveals").locator("label", has_text="Dan").click()
-    other.locator("fieldset", has_text="First die").locator("label").nth(5).click()
-    other.locator("fieldset", has_text="Second die").locator("label").nth(4).click()
+    other.locator("fieldset", has_text="First die").locator("label").nth(first - 1).click()
+    other.locator("fieldset", has_text="Second die").locator("label").nth(second - 1).click()
     expect(other.locator("#panel input[type=radio]:checked")).to_have_count(3)
+    return other
 
+
+def test_a_kept_pick_comes_back_whole_or_not_at_all(page: Page, phone, live_server: str):
+    """Mice and Men's showdown: Ben's phone picks Dan as who reveals, and two dice. Ann's phone
+    corrects Dan's answer to a run: Dan no longer reveals. The dice are not kept for whoever is
+    now first to reveal (one tap on the third die would have recorded Ann's reveal)."""
+    other = dan_picked_at_a_showdown(page, phone, live_server, "fred", 6, 5)
+    game_url = page.url
     page.locator("ol.log li").last.get_by_role("link").click()  # correct Dan's answer
     page.get_by_role("button", name="Run with the mice", exact=True).click()
     page.wait_for_url(game_url)
@@ -246,26 +254,9 @@ def test_a_reveal_picked_on_one_phone_survives_the_others_reveals(page: Page, ph
     third tap, Ann's phone records Cat's, Ann's and Ben's reveals. Each poll's panel keeps Dan's
     picks (a review found them reset and Cat picked instead: "Cat shows 2-1-1", Dan's dice), also
     when Dan is the last one and no longer a choice. The third tap records Dan's reveal."""
-    from .test_mice_and_men_browser import choose, open_at, reveal
+    from .test_mice_and_men_browser import reveal
 
-    base = live_server
-    register(page, base, "gina")
-    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0, rounds=2)
-    game_url = page.url
-    open_at(page, 2)
-    for _ in ("Ben", "Cat", "Dan"):
-        choose(page, "Join the men")
-    other = phone()
-    log_in(other, base, "gina")
-    other.goto(game_url)
-    expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Ann, Ben, Cat, Dan to reveal")
-    # A fresh page picks no one: a scorer's dice go under the name they tap.
-    expect(other.locator("#panel input[name=player]:checked")).to_have_count(0)
-    other.wait_for_timeout(700)
-    other.locator("fieldset", has_text="Who reveals").locator("label", has_text="Dan").click()
-    other.locator("fieldset", has_text="First die").locator("label").nth(1).click()
-    other.locator("fieldset", has_text="Second die").locator("label").nth(0).click()
-
+    other = dan_picked_at_a_showdown(page, phone, live_server, "gina", 2, 1)
     checked = other.locator("#panel input[type=radio]:checked")
     reveal(page, "Cat", 6, 5, 4)
     showdown = other.locator("#panel .now")
@@ -288,23 +279,9 @@ def test_a_reveal_picked_on_one_phone_survives_the_others_reveals(page: Page, ph
 def test_another_phones_reveal_of_the_player_picked_drops_the_picks(page: Page, phone, live_server: str):
     """Ben's phone picks Dan and two dice; Ann's phone records Dan's reveal first. Ben's phone keeps
     nothing picked: neither Dan (no longer to reveal) nor his dice for another player."""
-    from .test_mice_and_men_browser import choose, open_at, reveal
+    from .test_mice_and_men_browser import reveal
 
-    base = live_server
-    register(page, base, "hugo")
-    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0, rounds=2)
-    game_url = page.url
-    open_at(page, 2)
-    for _ in ("Ben", "Cat", "Dan"):
-        choose(page, "Join the men")
-    other = phone()
-    log_in(other, base, "hugo")
-    other.goto(game_url)
-    expect(other.locator("#panel")).to_contain_text("Showdown at penalty 2: Ann, Ben, Cat, Dan to reveal")
-    other.wait_for_timeout(700)
-    other.locator("fieldset", has_text="Who reveals").locator("label", has_text="Dan").click()
-    other.locator("fieldset", has_text="First die").locator("label").nth(1).click()
-    other.locator("fieldset", has_text="Second die").locator("label").nth(0).click()
+    other = dan_picked_at_a_showdown(page, phone, live_server, "hugo", 2, 1)
     reveal(page, "Dan", 2, 1, 1)
     showdown = other.locator("#panel .now")
     expect(showdown).to_contain_text("Showdown at penalty 2: Ann, Ben, Cat to reveal", timeout=3_000)
