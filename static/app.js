@@ -167,7 +167,14 @@
     var moved = polledIn && unsent;
     if (polledIn && !unsent) fresh.setAttribute("data-polled", "");  // another phone's change: no scroll
     polledIn = false;
-    if (moved) unsent = false;
+    if (moved) {
+      unsent = false;
+      // The game moved on while this phone's entry had no answer (its own entry, answer lost, or
+      // another phone's): the note asking to tap again goes, as that tap would be the next
+      // player's (it stayed over the new panel; found by a review). The panel says what came.
+      var shown = document.getElementById("tap-note");
+      if (shown && shown.hasAttribute("data-send-again")) { clearTimeout(noteTimer); shown.hidden = true; }
+    }
     var ms = parseInt(document.body.getAttribute(moved ? "data-arm-moved-ms" : "data-arm-ms") || (moved ? "2000" : "600"), 10);
     if (moved) fresh.setAttribute("data-moved", "");
     setTimeout(function () { fresh.classList.remove("arming"); fresh.removeAttribute("data-moved"); }, ms);
