@@ -240,6 +240,12 @@ def test_a_blank_seat_between_names_is_refused_at_that_seat(client, auth):
     assert page.count(said) == 1
     assert page.index('value="Ann"') < page.index(said) < page.index('value="Cat"')
     assert 'name="starter" value="2" checked' in page
+    # The refusal is part of the form a seat button's answer replaces (htmx swaps #setup): moving
+    # Cat up takes it away with the seat's message (it stayed over a form with nothing marked).
+    assert page.index('id="setup"') < page.index("Check the fields marked below.")
+    moved = client.post("/games/new/mitchi", data={**data, "action": "up-2"}, headers=HX).data.decode()
+    assert moved.strip().startswith("<form") and "Check the fields" not in moved and said not in moved
+    assert moved.index('value="Ann"') < moved.index('value="Cat"') < moved.index('name="players-2"')
     assert not re.findall(rb'href="/games/\d+"', client.get("/history").data)  # no game made
     # Filled in, the same form starts a game of three, Cat starting; a blank last seat is no seat.
     r = client.post("/games/new/mitchi", data={**data, "players-1": "Ben"})
