@@ -270,6 +270,16 @@
     }
   });
 
+  // A reveal refused because another phone's change came first (409: nothing recorded) keeps its
+  // player and dice while that player is still to reveal: one more tap sends it (they were
+  // cleared, to be picked again from the start; found by a review). Other entries' picks go with
+  // a refusal: the dice may no longer be the scorer's (test_live_browser).
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (isPoll(e) || !e.detail.xhr || e.detail.xhr.status !== 409) return;
+    var panel = document.getElementById("panel");
+    if (panel) picked = pickedIn(panel, true);
+  });
+
   // Dice picked, not sent, stay picked when a poll's panel asks for the same entry (position in
   // the log, type, player): another phone corrected an older entry. A form with data-keep (a
   // showdown's reveal) is the same entry at any position, and keeps its picks only with the
@@ -284,9 +294,10 @@
   function slot(form) {
     return form.getAttribute("data-keep") || [form.getAttribute("data-seq"), hidden(form, "type"), hidden(form, "player")].join("|");
   }
-  function pickedIn(panel) {
+  // keptOnly: only forms with data-keep (a showdown's reveal)
+  function pickedIn(panel, keptOnly) {
     var out = {};
-    panel.querySelectorAll("form.entry[data-seq]").forEach(function (form) {
+    panel.querySelectorAll(keptOnly ? "form.entry[data-keep]" : "form.entry[data-seq]").forEach(function (form) {
       var checked = Array.prototype.map.call(form.querySelectorAll("input[type=radio]:checked"), function (el) {
         return [el.name, el.value];
       });

@@ -288,6 +288,30 @@ def test_another_phones_reveal_of_the_player_picked_drops_the_picks(page: Page, 
     expect(other.locator("#panel input[type=radio]:checked")).to_have_count(0)
 
 
+def test_a_reveal_refused_as_another_phone_came_first_keeps_its_picks(page: Page, phone, live_server: str):
+    """Ben's phone picks Dan and two dice; Ann's phone records Ann's reveal before Ben's phone has
+    heard of it (its polls answer "nothing changed" here). Ben's third tap is refused, nothing
+    recorded, and Dan's player and dice stay picked (they were cleared: all three to pick again;
+    found by a review): one more tap records Dan's reveal."""
+    from .test_mice_and_men_browser import reveal
+
+    other = dan_picked_at_a_showdown(page, phone, live_server, "ivan", 4, 3)
+    other.route("**/poll*", lambda route: route.fulfill(status=204))
+    reveal(page, "Ann", 6, 5, 4)
+    expect(page.locator("#panel .now")).to_contain_text("Ben, Cat, Dan to reveal")
+    third = other.locator("fieldset", has_text="Third die").get_by_role("button")
+    third.nth(1).click()
+    expect(other.locator("#panel")).to_contain_text("nothing was recorded", timeout=3_000)
+    expect(other.locator("#panel .now")).to_contain_text("Ben, Cat, Dan to reveal")
+    expect(other.locator("#panel input[type=radio]:checked")).to_have_count(3)
+    assert other.locator("#panel input[name=player]:checked").get_attribute("value") == "Dan"
+    other.wait_for_timeout(700)  # past the guard as the panel came
+    third.nth(1).click()
+    expect(other.locator("#panel .now")).to_contain_text("Ben, Cat to reveal", timeout=3_000)
+    expect(other.locator("#panel table")).to_contain_text("432")
+    expect(other.locator("#panel input[type=radio]:checked")).to_have_count(0)
+
+
 def test_a_tap_again_after_no_connection_does_not_land_on_the_next_players_entry(page: Page, phone, live_server: str):
     """Ben's phone, offline, taps "Run with the mice" for Ben: no answer, "tap again". Meanwhile Ann's
     phone enters Ben's run. Back online, Ben's phone's poll brings Cat's choice, the Run button in
