@@ -158,17 +158,25 @@ def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = No
     return SetupForm(formdata=formdata, data=data)
 
 
-def _no_gap(field) -> None:
-    """A seat left without a name above a named one is refused, said at that seat: the game would
-    otherwise start with one player fewer than the names meant to be seated (Ann, -, Cat made a
-    game of two; found by a review). Empty seats at the end are left out, as the form has more rows
-    than a game may need."""
+def mark_gaps(field) -> list[int]:
+    """Mark each seat of the setup form's ``players`` left without a name above a named one, with
+    the message said at that seat; return their positions (0 first). Empty seats at the end are
+    no gap: the form has more rows than a game may need. Also run on a seat button's answer, so
+    that a gap the button left is still marked (found by a review)."""
     named = [bool(clean_name(entry.data or "")) for entry in field.entries]
     gaps = [i for i, has in enumerate(named) if not has and any(named[i + 1:])]
     for i in gaps:
         field.entries[i].errors = [*field.entries[i].errors, _(
             "Seat %(seat)d has no name, and a seat below it has one: type the name, or move the "
             "names below up (↑).", seat=i + 1)]
+    return gaps
+
+
+def _no_gap(field) -> None:
+    """A seat left without a name above a named one is refused, said at that seat (:func:`mark_gaps`):
+    the game would otherwise start with one player fewer than the names meant to be seated (Ann,
+    -, Cat made a game of two; found by a review)."""
+    gaps = mark_gaps(field)
     if gaps:
         raise ValidationError(field.entries[gaps[0]].errors[-1])
 

@@ -109,6 +109,7 @@ def setup(name: str):
                                          max_seats, picked)
         data = {k: v for k, v in form.data.items() if k not in ("players", "csrf_token", "starter")}
         form = forms.setup_form(spec, len(names), data={**data, "players": names, "starter": starter})
+        forms.mark_gaps(form.players)
         # htmx (a seat button on the page) swaps the form alone: the page keeps its scroll
         template = "games/_setup_form.html" if is_htmx() else "games/setup.html"
         return render_template(template, spec=spec, form=form, error=None, known=known_players())
@@ -151,6 +152,10 @@ def setup(name: str):
             return redirect(url_for("games.play", game_id=outcome.target_id), 303)
     elif request.method == "POST":
         error = _("Check the fields marked below.")
+        try:  # who starts, said with the fields' refusal (it came only at the next try)
+            forms.starting_entries([clean_name(n or "") for n in form.players.data], form.starter.data or "0")
+        except RecordError as err:
+            error = f"{error} {translated(err)}"
     status = 400 if error else 200
     return render_template("games/setup.html", spec=spec, form=form, error=error, known=known_players()), status
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -246,6 +247,15 @@ def test_a_blank_seat_between_names_is_refused_at_that_seat(client, auth):
     moved = client.post("/games/new/mitchi", data={**data, "action": "up-2"}, headers=HX).data.decode()
     assert moved.strip().startswith("<form") and "Check the fields" not in moved and said not in moved
     assert moved.index('value="Ann"') < moved.index('value="Cat"') < moved.index('name="players-2"')
+    # A seat button that leaves a gap (the blank seat moved up, to the top) keeps it marked there.
+    first = client.post("/games/new/mitchi", data={**data, "action": "up-1"}, headers=HX).data.decode()
+    assert first.index("Seat 1 has no name, and a seat below it has one") < first.index('value="Ann"')
+    assert "Check the fields" not in first  # said when the game is started
+    # "starts" ticked on the blank seat: said with the first refusal, not only at the next try.
+    r = client.post("/games/new/mitchi", data={**data, "starter": "1"})
+    assert r.status_code == 400
+    assert ("Check the fields marked below. Choose who starts: tick “starts” beside a name, or roll for it"
+            in html.unescape(r.data.decode()))
     assert not re.findall(rb'href="/games/\d+"', client.get("/history").data)  # no game made
     # Filled in, the same form starts a game of three, Cat starting; a blank last seat is no seat.
     r = client.post("/games/new/mitchi", data={**data, "players-1": "Ben"})
