@@ -151,7 +151,12 @@ def setup_form(spec: GameSpec, seats: int, formdata=None, data: dict | None = No
         starter = StringField(_("Who starts"), default="0")
 
         def validate_players(self, field) -> None:
-            _no_gap(field)
+            """A seat left without a name above a named one is refused, said at that seat
+            (:func:`mark_gaps`): the game would otherwise start with one player fewer than the
+            names meant to be seated (Ann, -, Cat made a game of two; found by a review)."""
+            gaps = mark_gaps(field)
+            if gaps:
+                raise ValidationError(field.entries[gaps[0]].errors[-1])
 
     for option in spec.options:
         setattr(SetupForm, "opt_" + option.name.replace("-", "_"), option_field(option))
@@ -170,15 +175,6 @@ def mark_gaps(field) -> list[int]:
             "Seat %(seat)d has no name, and a seat below it has one: type the name, or move the "
             "names below up (↑).", seat=i + 1)]
     return gaps
-
-
-def _no_gap(field) -> None:
-    """A seat left without a name above a named one is refused, said at that seat (:func:`mark_gaps`):
-    the game would otherwise start with one player fewer than the names meant to be seated (Ann,
-    -, Cat made a game of two; found by a review)."""
-    gaps = mark_gaps(field)
-    if gaps:
-        raise ValidationError(field.entries[gaps[0]].errors[-1])
 
 
 def rearrange(names: list, starter: str, action: str, max_seats: int,

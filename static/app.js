@@ -277,8 +277,8 @@
   document.addEventListener("htmx:beforeSwap", function (e) {
     if (isPoll(e) || !e.detail.xhr || e.detail.xhr.status !== 409) return;
     var panel = document.getElementById("panel");
-    // only for an answer that is a panel (its htmx:load takes them), never left for a later one
-    if (panel && /id="panel"/.test(e.detail.xhr.responseText || "")) picked = pickedIn(panel, true);
+    // (a 409 that is no panel, a practice game's refusal, comes from a page with no reveal form)
+    if (panel) picked = pickedIn(panel, true);
   });
 
   // Dice picked, not sent, stay picked when a poll's panel asks for the same entry (position in
