@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from flask_babel import format_decimal
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
@@ -72,7 +73,7 @@ class BoundedIntegerField(IntegerField):
     def process_formdata(self, valuelist):
         if valuelist and len(str(valuelist[0]).strip()) > MAX_DIGITS:
             self.data = None
-            raise ValueError(_("Too large: at most %(max)s.", max=MAX_NUMBER))
+            raise ValueError(_("Too large: at most %(max)s.", max=format_decimal(MAX_NUMBER)))
         super().process_formdata(valuelist)
 
     def pre_validate(self, form):
@@ -252,7 +253,7 @@ def entry_from_form(form: MultiDict) -> dict:
         # The length first (docs/game-record.md §Ranges): a number of 100,000 digits is never parsed.
         if len(raw.strip()) > MAX_DIGITS or abs(number := parse_number(raw, key)) > RECORD_INT_MAX:
             raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
-                            key=field_word(key), max=MAX_NUMBER))
+                            key=field_word(key), max=format_decimal(MAX_NUMBER)))
         entry[key] = number
     for key in DICE_KEYS:
         raws = [form[f"{key}.{i}"] for i in range(4) if f"{key}.{i}" in form] or form.getlist(key)

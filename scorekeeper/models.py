@@ -6,7 +6,7 @@ import secrets
 from datetime import datetime, timezone
 
 from flask_login import UserMixin
-from sqlalchemy import Index, LargeBinary, MetaData, Text, UniqueConstraint, func, text
+from sqlalchemy import BigInteger, Index, LargeBinary, MetaData, Text, UniqueConstraint, func, text
 from sqlalchemy import false as sa_false
 from sqlmodel import Column, Field, SQLModel
 
@@ -260,7 +260,7 @@ class GameFigures(SQLModel, table=True):
 
     game_id: int = Field(foreign_key="game.id", primary_key=True)
     seat: int = Field(primary_key=True)
-    score: int = 0
+    score: int = Field(default=0, sa_type=BigInteger)  # penalties add up past 32 bits (migration score_bigint)
     won: bool = False
     shared: bool = False
     pots: int = 0

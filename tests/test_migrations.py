@@ -202,3 +202,36 @@ def test_player_ids_migration_keeps_the_players_and_is_never_reused(old_database
     with engine.connect() as conn:
         assert "AUTOINCREMENT" not in conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'player'")).scalar()
     engine.dispose()
+
+
+def test_score_bigint_migration_keeps_the_figures_and_holds_scores_past_32_bits(old_database):
+    """Migration 0021 makes ``game_figures.score`` 64 bits (a Mice and Men score of nine-digit
+    penalties passed 2**31 and PostgreSQL refused it): every figures row is kept, a score past
+    32 bits is stored and read back, and going down makes it 32 bits again."""
+    url = old_database
+    _fill_at_0003(url)
+    migrate(url, "player_ids")
+    engine = create_engine(url)
+    query = text("SELECT game_id, seat, score, won, pots FROM game_figures ORDER BY game_id, seat")
+    with engine.connect() as conn:
+        before = conn.execute(query).all()
+    assert before
+    migrate(url)
+    big = 3 * 999_999_999
+    with engine.begin() as conn:
+        assert conn.execute(query).all() == before
+        game, seat = before[0][:2]
+        conn.execute(text("UPDATE game_figures SET score = :s WHERE game_id = :g AND seat = :t"),
+                     {"s": big, "g": game, "t": seat})
+        assert conn.execute(text("SELECT score FROM game_figures WHERE game_id = :g AND seat = :t"),
+                            {"g": game, "t": seat}).scalar() == big
+        conn.execute(text("UPDATE game_figures SET score = :s WHERE game_id = :g AND seat = :t"),
+                     {"s": before[0][2], "g": game, "t": seat})
+    from alembic import command
+
+    from scorekeeper.db import alembic_config
+
+    command.downgrade(alembic_config(url), "player_ids")
+    with engine.connect() as conn:
+        assert conn.execute(query).all() == before
+    engine.dispose()

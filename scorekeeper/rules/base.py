@@ -77,9 +77,11 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-#: The largest whole number any rule accepts (docs/game-record.md §Ranges); a number beyond it
-#: is refused before it is used, so no huge number is ever stored, summed or printed.
-MAX_NUMBER = 1000
+#: The largest whole number any rule accepts (docs/game-record.md §Ranges): nine digits, the
+#: largest any record holds. The rules give options ("1 or more") and a Mice and Men lead ("no
+#: upper bound") no limit; no table comes near this one, and a number beyond it is refused
+#: before it is used, so no huge number is ever stored, summed or printed.
+MAX_NUMBER = 999_999_999
 
 
 def shown(value: Any) -> str:

@@ -165,7 +165,7 @@ def _list(values) -> str:
 
 OPTIONS = (
     Option(
-        "lives", "int", 3, minimum=1, maximum=100, label="Starting lives",
+        "lives", "int", 3, minimum=1, label="Starting lives",
         help="Lives each player starts with; a player with no lives left is out.",
     ),
     Option(

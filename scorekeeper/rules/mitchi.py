@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import register
 from .base import (
-    N_, GameSpec, GameState, IllegalEntry, Opening, Option, Phrase, check_player, join_names, need_int, or_list,
+    MAX_NUMBER, N_, GameSpec, GameState, IllegalEntry, Opening, Option, Phrase, check_player, join_names, need_int, or_list,
     shown,
 )
 from .dice import parse_dice
@@ -81,8 +81,9 @@ class TieBreak:
 
     @property
     def pot_after(self) -> int:
-        """The pot with this tie-break's rolls: ``pot`` and 2 more for each Mitchi rolled in it (rule 8)."""
-        return self.pot + 2 * sum(1 for t in self.rolls if t.hand == MITCHI)
+        """The pot with this tie-break's rolls: ``pot`` and 2 more for each Mitchi rolled in it (rule 8),
+        at most :data:`~.base.MAX_NUMBER` (docs/rules.md §Mitchi 8)."""
+        return min(self.pot + 2 * sum(1 for t in self.rolls if t.hand == MITCHI), MAX_NUMBER)
 
 
 @dataclass
@@ -329,7 +330,9 @@ class Mitchi(GameState):
             return
         # Rule 9: reverse the order just played, keep the tied players.
         order = [p for p in reversed(order_played) if p in worst]
-        rnd.tie_breaks.append(TieBreak(order=order, pot=rnd.pot * 2))
+        # The pot doubles (rule 8), up to the largest number the rules keep (docs/rules.md §Mitchi 8:
+        # 29 tie-breaks in a row; a pot past it would overflow what the stats store).
+        rnd.tie_breaks.append(TieBreak(order=order, pot=min(rnd.pot * 2, MAX_NUMBER)))
 
     def _take_pot(self, rnd: Round, taker: str) -> None:
         pot = rnd.pot

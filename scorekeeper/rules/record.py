@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 from . import find_game
-from .base import N_, GameSpec, GameState, IllegalEntry, Phrase, RecordError, RuleError, parse_options, shown
+from .base import MAX_NUMBER, N_, GameSpec, GameState, IllegalEntry, Phrase, RecordError, RuleError, parse_options, shown
 from .names import MAX_NAME, clean_name, has_control, name_key
 from .plain import dataclass
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 FORMAT = 1
 #: Every number a record holds (entries, options, history), either way: 9 digits. Loading refuses
 #: a record with a number beyond it, so no form stores one (docs/game-record.md §Ranges).
-RECORD_INT_MAX = 999_999_999
+RECORD_INT_MAX = MAX_NUMBER
 
 
 class ReplayError(RuleError):

@@ -246,7 +246,7 @@ def player_stats(session: Session, group_id: int, player_id: int | None = None) 
             continue
         profiles[pid].kinds[game] = GameKindStats(
             game, played=played, finished=finished or 0, wins=wins or 0, shared_wins=shared or 0,
-            total_score=total or 0, pots=pots or 0, mitchis=mitchis or 0, lives_lost=lives_lost or 0,
+            total_score=int(total or 0), pots=pots or 0, mitchis=mitchis or 0, lives_lost=lives_lost or 0,
             challenges_won=challenges or 0, mia_challenges_won=mia_challenges or 0, runs=runs or 0,
             best=low if lowest_wins(game) else high)
     return sorted(profiles.values(), key=lambda s: (-s.played, alphabetical(s.player.name_key)))

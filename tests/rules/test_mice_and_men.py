@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from scorekeeper.rules import GAMES
-from scorekeeper.rules.base import IllegalEntry, RecordError, parse_options
+from scorekeeper.rules.base import MAX_NUMBER, IllegalEntry, RecordError, parse_options
 from scorekeeper.rules.mice_and_men import GAME, OPTIONS, MiceAndMen, score_of
 
 P4 = ("Ann", "Ben", "Cat", "Dan")
@@ -331,13 +331,16 @@ def test_refusals_in_bidding(entries, bad, message):
 
 
 def test_lead_has_no_upper_bound():
-    g = game([A("Ann", 10), A("Ben", 1000)])
-    assert g.penalty == 1000
+    """Rule 3: a lead has no upper bound; the engine's one is nine digits (docs/rules.md §Options),
+    far past any table's (it was 1000, and a lead of 5000 was refused; found by an audit)."""
+    assert game([A("Ann", 10), A("Ben", 5000), A("Cat", 123_456_789)]).penalty == 123_456_789
+    g = game([A("Ann", 10), A("Ben", MAX_NUMBER)])
+    assert g.penalty == MAX_NUMBER == 999_999_999
     # At the largest penalty (docs/game-record.md §Ranges) no one may lead, and next says so:
-    # no announce, and no smallest lead (it said 1001, a lead that would be refused).
+    # no announce, and no smallest lead (it said one more, a lead that would be refused).
     assert g.legal_types() == ["run", "join"]
     assert g.expected()["min_lead"] is None and g.max_lead() is None
-    assert game([A("Ann", 10), A("Ben", 999)]).expected()["min_lead"] == 1000
+    assert game([A("Ann", 10), A("Ben", MAX_NUMBER - 1)]).expected()["min_lead"] == MAX_NUMBER
 
 
 @pytest.mark.parametrize("run_penalty", [0, 1, 3, 7])

@@ -11,7 +11,7 @@ import itertools
 import pytest
 
 from scorekeeper.rules import record as records
-from scorekeeper.rules.base import IllegalEntry
+from scorekeeper.rules.base import MAX_NUMBER, IllegalEntry
 from scorekeeper.rules.mitchi import RANKING, Mitchi, hand_name, rank
 
 # docs/rules.md §Mitchi 1, best to worst, copied from the text.
@@ -225,6 +225,26 @@ def test_tiebreak_pot(round_mitchis, tb_mitchis, pot):
     else:
         g.apply(TB("Ann", 3, 1))
         assert g.scores["Ann"] == pot
+
+
+def test_the_pot_doubles_tie_break_after_tie_break_and_stops_at_the_largest_number():
+    """Rule 8 doubles the pot at every tie-break; docs/rules.md §Mitchi 8 stops it at MAX_NUMBER
+    (nine digits). Without the stop, 41 tie-breaks of 3-1 typed again and again made a pot of
+    2**41, which PostgreSQL could not store in the stats (a server error; found by an audit)."""
+    g = game(("Ann", "Ben", "Cat"), [S("Ann"), T("Ann", 3, 1, 1), T("Ben", 3, 1, 1), T("Cat", 6, 6, 1)])
+    pots = []
+    for _ in range(35):
+        nxt = g.summary()["next"]
+        pots.append(nxt["pot"])
+        for p in nxt["tie_break_order"]:
+            g.apply(TB(p, 3, 1))
+    expected = [min(2 ** (i + 1), MAX_NUMBER) for i in range(35)]  # 2, 4, 8, ... then the stop
+    assert pots == expected and expected[-1] == MAX_NUMBER and expected[28] == 2**29 < MAX_NUMBER
+    order = g.summary()["next"]["tie_break_order"]
+    g.apply(TB(order[0], 2, 1))  # a Mitchi adds 2 (rule 8), and the pot still stays at the stop
+    assert g.summary()["next"]["pot"] == MAX_NUMBER
+    g.apply(TB(order[1], 3, 1))
+    assert g.finished and g.scores == {"Ann": 0, "Ben": 0, "Cat": 0, order[1]: MAX_NUMBER}
 
 
 # --- rules 5, 9, 10, 11: what the table sees -----------------------------------------

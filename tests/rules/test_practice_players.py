@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import record as records
-from scorekeeper.rules.base import IllegalEntry
+from scorekeeper.rules.base import MAX_NUMBER, IllegalEntry
 from scorekeeper.rules.players import mia as mia_players
 from scorekeeper.rules.players import mice_and_men as mm_players
 from scorekeeper.rules.players import mitchi as mitchi_players
@@ -194,21 +194,22 @@ def test_mia_forced_bluff_announces_just_above_what_must_be_beaten():
     assert seen <= {66, 55}  # the smallest raise, sometimes the one after
 
 
-@pytest.mark.parametrize("opening", [998, 999, 1000])
+@pytest.mark.parametrize("opening", [MAX_NUMBER - 2, MAX_NUMBER - 1, MAX_NUMBER])
 def test_mice_and_men_player_never_leads_past_the_largest_penalty(opening):
-    """A lead is 1 to 3 above the penalty, but never above 1000 (docs/game-record.md §Ranges): at
-    998 it led to 1001 at times, an entry the rules refuse; at 1000 it joins or runs."""
-    options = {"rounds": 1, "opening_range": [opening, opening], "run_penalty": 10**3}
+    """A lead is 1 to 3 above the penalty, but never above MAX_NUMBER (docs/game-record.md
+    §Ranges): two below it, it led past it at times, an entry the rules refuse; at it, it joins
+    or runs."""
+    options = {"rounds": 1, "opening_range": [opening, opening], "run_penalty": MAX_NUMBER}
     state = state_of("mice-and-men", options, [{"type": "announce", "player": "You", "penalty": opening}])
     hidden = mm_players.Hidden()
     hidden.deal(state, random.Random(0))
     hidden.dice["Ben"] = [6, 6, 5]  # nearly never the lowest: it leads if it may
     for seed in range(40):
         entry = mm_players.next_entry(state, random.Random(seed), hidden)
-        if opening == 1000:
+        if opening == MAX_NUMBER:
             assert entry["type"] != "announce"
         else:
-            assert entry["type"] == "announce" and opening < entry["penalty"] <= 1000
+            assert entry["type"] == "announce" and opening < entry["penalty"] <= MAX_NUMBER
         state_of("mice-and-men", options, [{"type": "announce", "player": "You", "penalty": opening}]).apply(entry)
 
 

@@ -171,7 +171,7 @@ def test_a_4300_digit_penalty_is_refused_with_a_clear_message(app, client, auth)
     r = client.post(f"/games/{gid}/entries", data={"version": "0", "type": "announce", "player": "Ann",
                                                    "penalty": huge}, headers=HX)
     assert r.status_code == 422
-    assert "Penalty is far too large: every number here is at most 1000" in messages(r.data)[0]
+    assert "Penalty is far too large: every number here is at most 999,999,999" in messages(r.data)[0]
     assert client.get(f"/games/{gid}/record.json").json == before
     # Every number field of the entry form, and the dice.
     for key in ("die", "rolls", "value", "announced", "hand.0"):

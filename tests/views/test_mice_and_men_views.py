@@ -77,7 +77,7 @@ def test_each_choice_and_the_showdown(client, game):
     assert "Lead the men</summary>" in html
     # The lead stepper starts above the current penalty: buttons 5.. and a number input min=5 value=5.
     assert 'name="penalty" value="5">5</button>' in html and 'value="4">4</button>' not in html
-    assert re.search(r'<input id="lead-penalty" type="number" name="penalty" min="5" max="1000" value="5"', html)
+    assert re.search(r'<input id="lead-penalty" type="number" name="penalty" min="5" max="999999999" value="5"', html)
 
     r = play(client, game, [("join", "Ben", {})])
     assert "Cat's choice at penalty 4" in text(r.data)
@@ -311,7 +311,7 @@ def test_an_opening_range_out_of_bounds_or_reversed_is_said_in_words(client, aut
     auth.register()
     base = {"players-0": "Ann", "players-1": "Ben", "players-2": "Cat", "starter": "0", "opt_rounds": "2",
             "opt_run_penalty": "1", "opt_first_player": "rotate", "opt_tie": "all"}
-    for low, high, says in (("0", "20", "Number must be between 1 and 1000."),
+    for low, high, says in (("0", "20", "Number must be between 1 and 999999999."),
                             ("8", "3", "“from” is above “to”: give the lower number first.")):
         r = client.post("/games/new/mice-and-men", data={**base, "opt_opening_range-0": low,
                                                          "opt_opening_range-1": high})

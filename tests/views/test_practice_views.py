@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from scorekeeper.models import Game
 from scorekeeper.rules import record as records
+from scorekeeper.rules.base import MAX_NUMBER
 from scorekeeper.services import history as hist
 
 from ..conftest import HX, new_game, version_of
@@ -622,18 +623,20 @@ def test_a_practice_game_is_not_scored_by_hand(client, auth):
     assert client.get(f"/games/{gid}/entries/1").headers["Location"].endswith(f"/practice/{gid}")
 
 
-@pytest.mark.parametrize("led_to,offered", [(998, ["999", "1000"]), (1000, [])])
+@pytest.mark.parametrize("led_to,offered", [(MAX_NUMBER - 2, [str(MAX_NUMBER - 1), str(MAX_NUMBER)]),
+                                            (MAX_NUMBER, [])])
 def test_a_practice_lead_is_offered_only_up_to_the_largest_penalty(client, auth, seeded, led_to, offered):
-    """The person's lead buttons go 1 to 4 above the penalty but never past 1000 (docs/game-record.md
-    §Ranges): at 998 they offered 1001 and 1002, which the rules refuse; at 1000 no lead is offered."""
+    """The person's lead buttons go 1 to 4 above the penalty but never past MAX_NUMBER
+    (docs/game-record.md §Ranges): two below it they offered two past it, which the rules refuse;
+    at it no lead is offered."""
     from scorekeeper.services import games as service
     from scorekeeper.services import practice
 
     auth.register()
     with Session(seeded.extensions["scorekeeper.engine"]) as s:
-        game = practice.create(s, 1, "mice-and-men", "Ann", {"rounds": 1, "opening_range": [997, 997]}, 7)
+        game = practice.create(s, 1, "mice-and-men", "Ann", {"rounds": 1, "opening_range": [led_to - 1, led_to - 1]}, 7)
         ann, ben, cat, dan = json.loads(game.players) if isinstance(game.players, str) else game.players
-        for entry in ({"type": "announce", "player": ann, "penalty": 997},
+        for entry in ({"type": "announce", "player": ann, "penalty": led_to - 1},
                       {"type": "announce", "player": ben, "penalty": led_to},
                       {"type": "join", "player": cat}, {"type": "join", "player": dan}):
             service.add_entry(s, game, entry, game.version)

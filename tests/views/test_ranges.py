@@ -10,6 +10,7 @@ import pytest
 from sqlmodel import Session, select
 
 from scorekeeper.models import Game
+from scorekeeper.rules.base import MAX_NUMBER
 
 from ..conftest import messages, new_game
 from .test_mice_and_men_views import PLAYERS, bidding, post, record
@@ -22,8 +23,8 @@ def game(client, auth):
 
 
 @pytest.mark.parametrize("penalty,needle", [
-    ("1001", "A penalty is at most 1000: lead with 5 to 1000, not 1001"),
-    (str(10**400), "is far too large: every number here is at most 1000"),
+    (str(MAX_NUMBER + 1), "Penalty is far too large: every number here is at most 999,999,999"),
+    (str(10**400), "is far too large: every number here is at most 999,999,999"),
     ("9" * 4300, "is far too large"),
     ("9" * 5000, "is far too large"),
 ])
@@ -38,26 +39,30 @@ def test_a_huge_lead_is_refused_and_nothing_is_stored(client, game, penalty, nee
 
 def test_no_lead_is_offered_above_the_largest_penalty(client, game):
     """Near the largest penalty the lead buttons stop at it, and at it no lead is offered at all
-    (found by a review: at 1000 "Lead the men" offered 1001 to 1006, and each was refused)."""
+    (found by a review: at the largest, "Lead the men" offered six more, and each was refused)."""
     v = bidding(client, game)
-    page = post(client, game, v, "announce", "Dan", penalty=997).data.decode()
+    page = post(client, game, v, "announce", "Dan", penalty=MAX_NUMBER - 3).data.decode()
     leads = [int(n) for n in re.findall(r'name="penalty" value="(\d+)"', page)]
-    assert leads == [998, 999, 1000] and 'max="1000"' in page
-    page = post(client, game, v + 1, "announce", "Ann", penalty=1000).data.decode()
+    assert leads == [MAX_NUMBER - 2, MAX_NUMBER - 1, MAX_NUMBER] and f'max="{MAX_NUMBER}"' in page
+    page = post(client, game, v + 1, "announce", "Ann", penalty=MAX_NUMBER).data.decode()
     assert "mm-lead" not in page and 'name="penalty"' not in page
     assert "Run with the mice" in page and "Join the men" in page
 
 
-def test_a_lead_of_the_largest_penalty_is_kept(client, game):
+@pytest.mark.parametrize("penalty", [5000, MAX_NUMBER])
+def test_a_lead_far_past_a_thousand_is_kept(client, game, penalty):
+    """A lead has no upper bound in the rules; here it has the nine-digit one of docs/rules.md
+    §Options (it was 1000, and a lead of 5000 was refused; found by an audit)."""
     v = bidding(client, game)
-    assert post(client, game, v, "announce", "Dan", penalty=1000).status_code == 200
+    assert post(client, game, v, "announce", "Dan", penalty=penalty).status_code == 200
     last = record(client, game)["entries"][-1]
-    assert {k: last[k] for k in ("type", "player", "penalty")} == {"type": "announce", "player": "Dan", "penalty": 1000}
+    assert {k: last[k] for k in ("type", "player", "penalty")} == {"type": "announce", "player": "Dan",
+                                                                   "penalty": penalty}
 
 
 @pytest.mark.parametrize("name,option,value", [
-    ("mitchi", "point_limit", "9" * 537), ("mitchi", "point_limit", "1001"), ("mia", "lives", "101"),
-    ("mice-and-men", "rounds", str(10**400)), ("mice-and-men", "run_penalty", "1001"),
+    ("mitchi", "point_limit", "9" * 537), ("mitchi", "point_limit", "1000000000"), ("mia", "lives", "1000000000"),
+    ("mice-and-men", "rounds", str(10**400)), ("mice-and-men", "run_penalty", "1000000000"),
 ])
 def test_a_huge_option_is_refused_at_setup(app, client, auth, name, option, value):
     auth.register()
@@ -102,3 +107,36 @@ def test_a_setup_form_with_odd_row_numbers_is_refused(app, client, auth, rows, s
     assert r.status_code == 400 and said in unescape(r.data.decode()), r.data.decode()[-800:]
     with Session(app.extensions["scorekeeper.engine"]) as s:
         assert s.exec(select(Game)).all() == []
+
+
+def test_scores_past_32_bits_are_stored_added_up_and_shown(app, client, auth):
+    """Penalties of up to nine digits (docs/rules.md §Options) add up past 2,147,483,647 in three
+    rounds, and a Mitchi pot doubled tie-break after tie-break did too: the stats' score column
+    was 32 bits, and PostgreSQL refused the load with a server error (found by an audit).
+    Migration score_bigint makes it 64 bits; the Mitchi pot stops at MAX_NUMBER (rules.md §Mitchi 8)."""
+    from scorekeeper.rules import record as records
+
+    from .test_history import upload
+
+    auth.register()
+    players = list(PLAYERS)
+    doc = {"format": 1, "game": "mice-and-men", "players": players,
+           "options": {"rounds": 3, "opening_range": [1, MAX_NUMBER]}, "entries": []}
+    while (nxt := records.replay(doc)["next"]) is not None:  # Dan rolls the lowest every round
+        kind = nxt["type"] if isinstance(nxt["type"], list) else [nxt["type"]]
+        if "announce" in kind and "join" not in kind:  # an opening (at the largest: no one can lead)
+            doc["entries"].append({"type": "announce", "player": nxt["player"] or players[0], "penalty": MAX_NUMBER})
+        elif "join" in kind:
+            doc["entries"].append({"type": "join", "player": nxt["player"]})
+        else:
+            who = nxt["player"] or next(p for p in players if p not in [e["player"] for e in doc["entries"][-3:]
+                                                                          if e["type"] == "reveal"])
+            doc["entries"].append({"type": "reveal", "player": who, "dice": [2, 1, 1] if who == "Dan" else [6, 6, 6]})
+    assert records.replay(doc)["scores"]["Dan"] == 3 * MAX_NUMBER > 2**31
+    r = upload(client, doc)
+    assert r.status_code == 303, r.data.decode()[-800:]
+    page = client.get("/players")
+    assert page.status_code == 200
+    dan = re.search(r'href="(/players/\d+)"><span class="name">Dan<', page.data.decode()).group(1)
+    said = re.sub(r"<[^>]+>", " ", client.get(dan).data.decode())
+    assert re.search(r"\b2999999997\b", said), said[-1500:]  # Dan's penalty points, read from the figures
