@@ -50,6 +50,19 @@ def play(client, game, steps):
     return r
 
 
+def test_the_first_seat_is_the_opener_only_unless_a_roll_off_picks_another(client, auth):
+    """Set up to roll for the opener (as a rematch is), the page asks "Who opens round 1?" and
+    offers the first seat's opening; its glance said "Opener Ann" as if decided (found by a
+    review). It says what the panel offers, as the live view does; once Ann opens, she is it."""
+    auth.register()
+    gid = new_game(client, "mice-and-men", players=PLAYERS, starter="rolloff", rounds=2)
+    t = text(client.get(f"/games/{gid}").data)
+    assert "Who opens round 1?" in t
+    assert "Opener Ann, unless a roll-off picks another" in t and "Opener Ann Penalty" not in t
+    t = text(play(client, gid, [("announce", "Ann", {"penalty": 3})]).data)
+    assert "Opener Ann Penalty" in t and "unless a roll-off" not in t
+
+
 def test_round_page_at_the_opening(client, game):
     page = client.get(f"/games/{game}")
     assert page.status_code == 200 and b'id="panel"' in page.data

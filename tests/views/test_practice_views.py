@@ -149,6 +149,10 @@ def test_a_whole_game_is_ordinary_entries_that_replay_and_undo(client, auth):
     assert "Game over." in page and "Practice again" in page
     assert 'href="/practice/strategies"' in page  # how the virtual players play, one tap away
     assert client.get(f"/games/{gid}/summary").status_code == 200
+    # The whole log reads, but offers no "correct": a practice game's correction page only leads
+    # back to the game (found by a review: every such link did nothing)
+    log = client.get(f"/games/{gid}/log").data.decode()
+    assert "Round 1" in log and "/entries/1" not in log and ">correct<" not in log
     n = len(record["entries"])
     r = client.post(f"/practice/{gid}/undo", data={"version": str(version_of(page))}, headers=HX)
     assert r.status_code == 200 and "Game over." not in r.data.decode()

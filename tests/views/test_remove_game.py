@@ -95,6 +95,25 @@ def test_a_removed_games_page_says_so_and_offers_nothing_to_enter(client, auth):
     assert client.get(f"/games/{game}/entries/2").status_code == 200
 
 
+def test_a_removed_games_summary_offers_the_restore_not_play_on(client, auth):
+    """The summary of a removed running game said "Still running … Play on", and Play on led to a
+    page that could only restore it (found by a review): it says the game was removed and
+    restores it from there; restored, Play on is back."""
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben"), starter="0")
+    post_turn(client, game, 0, "Ann", (5, 4), 1)
+    assert "Play on" in client.get(f"/games/{game}/summary").data.decode()
+    client.post(f"/games/{game}/remove")
+    page = client.get(f"/games/{game}/summary").data.decode()
+    assert "Play on" not in page and "This game was removed" in page
+    form = re.search(r'<form method="post" action="(/games/\d+/restore)"[^>]*><input type="hidden" '
+                     r'name="csrf_token" value="[^"]+">', page)
+    assert form and form.group(1) == f"/games/{game}/restore"
+    assert client.post(form.group(1)).status_code == 303
+    page = client.get(f"/games/{game}/summary").data.decode()
+    assert "Play on" in page and "was removed" not in page
+
+
 def test_a_removed_finished_game_still_shows_its_result_but_no_rematch(client, auth):
     """The page of a removed finished game showed the last round and the removal, not who won
     (found by a review)."""
