@@ -330,11 +330,11 @@ def join(session: Session, user_id: int, invite: Invite) -> Group:
     the removal (asked back, they are a member like any other, and leaving is not a removal)."""
     if membership(session, user_id, invite.group_id) is None:
         refuse_if_removed(session, user_id, invite)
-        session.add(Membership(group_id=invite.group_id, user_id=user_id, role=MEMBER))
-        session.execute(delete(Removal).where(Removal.group_id == invite.group_id, Removal.user_id == user_id))
-        try:
+        try:  # the DELETE flushes the new membership: a join racing this one fails there, or at the commit
+            session.add(Membership(group_id=invite.group_id, user_id=user_id, role=MEMBER))
+            session.execute(delete(Removal).where(Removal.group_id == invite.group_id, Removal.user_id == user_id))
             session.commit()
-        except IntegrityError:
+        except IntegrityError:  # the other join made the membership (and ended the removal): done
             session.rollback()
     return session.get(Group, invite.group_id)
 
@@ -349,7 +349,12 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
         raise NoSuch(_("That account is not a member of this group."))
     if m.role == OWNER:
         raise NotAllowed(_("The group's owner cannot be removed."))
-    session.delete(m)
+    # A DELETE statement, not session.delete(m): the same removal tapped on two phones at once
+    # deletes the row once, and the other finds none (not a flush expecting one, which warns).
+    gone = session.execute(delete(Membership).where(Membership.id == m.id)).rowcount
+    if gone == 0:
+        session.rollback()
+        raise NoSuch(_("That account is not a member of this group."))
     removal = _removal(session, group_id, member_id)
     if removal is None:
         session.add(Removal(group_id=group_id, user_id=member_id))
