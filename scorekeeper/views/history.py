@@ -20,7 +20,7 @@ from ..services import history as hist
 from ..services.games import RESTORE_DAYS
 from ..services.groups import current_group
 from ..services import groups, transfer
-from ..web import limiter
+from ..web import limiter, message_response
 from .games import owned
 from .groups import form_group
 
@@ -156,6 +156,10 @@ def export():
     (that list, one CSV of every round, and one record file per game). ``?group=`` names the
     group the page with the link showed (another tab may have switched groups since); a group
     the account is not in is a 404. Without it, the current group."""
+    asked = request.args.get("format", "json")
+    if asked not in ("json", "zip"):  # a hand-made address: not the JSON it did not ask for
+        return message_response(_("An export is format=json or format=zip, not %(format)s.",
+                                  format=repr(asked[:20])), 400)
     group_id = _asked_group_id()
     # Named after the group: two groups' exports of one day are two files, each saying whose it is.
     # secure_filename leaves ASCII letters, digits, "_", "." and "-" (nothing to quote); a run of
@@ -167,7 +171,7 @@ def export():
     # The body is read on a session of its own, closed when it ends or the client goes away
     # (services/transfer.py: stream); the request's session is closed as the view returns.
     engine = get_engine()
-    if request.args.get("format") == "zip":  # written as it is read
+    if asked == "zip":  # written as it is read
         return Response(transfer.stream(engine, transfer.zip_chunks, group_id), mimetype="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="{stem}.zip"'})
     return Response(transfer.stream(engine, transfer.json_chunks, group_id), mimetype="application/json",

@@ -197,6 +197,17 @@ def test_export_zip_holds_records_and_csv(client, auth):
     assert len(game_ids(client)) == 2
 
 
+@pytest.mark.parametrize("fmt", ["csv", "ZIP", "<b>x</b>", ""])
+def test_an_export_in_a_format_it_does_not_offer_is_refused(client, auth, fmt):
+    """``?format=csv`` answered the JSON list as if asked for it (found by a review)."""
+    auth.register()
+    upload(client, golden("mitchi/mitchi-11-shared-win-zero"))
+    r = client.get(f"/export?format={fmt}")
+    assert r.status_code == 400 and "format=json or format=zip" in r.data.decode()
+    assert "<b>x</b>" not in r.data.decode()
+    assert client.get("/export").status_code == 200 and client.get("/export?format=json").status_code == 200
+
+
 def test_list_paginates_filters_and_sorts_by_played_at(app, client, auth):
     app.config["GAMES_PER_PAGE"] = 2
     auth.register()
