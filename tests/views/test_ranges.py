@@ -140,3 +140,7 @@ def test_scores_past_32_bits_are_stored_added_up_and_shown(app, client, auth):
     dan = re.search(r'href="(/players/\d+)"><span class="name">Dan<', page.data.decode()).group(1)
     said = re.sub(r"<[^>]+>", " ", client.get(dan).data.decode())
     assert re.search(r"\b2999999997\b", said), said[-1500:]  # Dan's penalty points, read from the figures
+    gid = int(re.search(r"/games/(\d+)", r.headers["Location"]).group(1))
+    for url in (f"/games/{gid}", f"/games/{gid}/summary", f"/games/{gid}/chart.svg", f"/games/{gid}/log",
+                f"/games/{gid}.csv", "/export?format=zip", "/"):
+        assert client.get(url).status_code == 200, url
