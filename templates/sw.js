@@ -1,12 +1,15 @@
 /* scorekeeper service worker (rendered by the server: asset URLs carry content hashes).
    - static assets: cache first, under a cache named after their versions; old caches removed;
-   - pages (navigations): network first; the last copy is kept and shown read-only when offline;
+   - pages (navigations): network first; the last copy is kept and shown read-only when offline,
+     or when the network has not answered within SLOW_MS (a connection that connects but never
+     answers: the page's live poll brings it up to date once an answer comes);
    - POSTs and htmx fragment requests are never answered from a cache. */
 const VERSION = {{ version|tojson }};
 const STATIC = "static-" + VERSION;
 const PAGES = "pages-v1";  // also written by app.js (the page after each entry) and cleared at login
 const ASSETS = {{ assets|tojson }};
 const OFFLINE = {{ offline_url|tojson }};
+const SLOW_MS = 5000;  // a page kept on the phone is shown after this long without an answer
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(STATIC).then((c) => c.addAll(ASSETS.concat([OFFLINE]))).then(() => self.skipWaiting()));
@@ -30,19 +33,23 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (req.mode !== "navigate" || req.headers.get("HX-Request")) return;
-  event.respondWith(
-    fetch(req)
-      .then((res) => {
-        // Pages only: a download opened by a link (the export zip) is not kept on the phone.
-        const page = (res.headers.get("Content-Type") || "").startsWith("text/html");
-        if (res.ok && res.type === "basic" && !res.redirected && page) {
-          const copy = res.clone();
-          caches.open(PAGES).then((c) => c.put(req, copy));
-        }
-        return res;
-      })
-      .catch(() => caches.match(req).then((hit) => (hit ? marked(hit) : caches.match(OFFLINE))))
-  );
+  const network = fetch(req).then((res) => {
+    // Pages only: a download opened by a link (the export zip) is not kept on the phone.
+    const page = (res.headers.get("Content-Type") || "").startsWith("text/html");
+    if (res.ok && res.type === "basic" && !res.redirected && page) {
+      const copy = res.clone();
+      caches.open(PAGES).then((c) => c.put(req, copy));
+    }
+    return res;
+  });
+  event.respondWith(new Promise((resolve) => {
+    let answered = false;
+    const answer = (res) => { if (!answered) { answered = true; resolve(res); } };
+    network.then(answer, () => caches.match(req).then((hit) => answer(hit ? marked(hit) : caches.match(OFFLINE))));
+    // No answer yet: the kept copy, if there is one (else the network is waited for, as before).
+    setTimeout(() => { if (!answered) caches.match(req).then((hit) => { if (hit) answer(marked(hit)); }); }, SLOW_MS);
+  }));
+  event.waitUntil(network.catch(() => null));  // the copy is still kept when the answer comes late
 });
 
 // A kept copy served for want of a network says so on its <html> (data-offline-copy): the page

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+import threading
+import time
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import register, set_up
@@ -109,6 +113,65 @@ def test_offline_copy_follows_the_entries_made_on_the_page(page: Page, live_serv
     expect(page.locator("#offline")).to_contain_text("as last seen at")
     expect(page.locator("#panel")).to_contain_text("Ben's turn")
     expect(page.locator("#panel")).to_contain_text("Ann: 6-3 in 2")
+
+
+@pytest.fixture
+def hanging_server(make_app):
+    """The app on a real port whose game pages (a page load, not htmx) wait while ``hang`` is set
+    (a connection that connects but does not answer), until ``release``: ``(base, hang, release,
+    seen)``, ``seen`` counting the loads held. Playwright's request routing cannot stand in for
+    it: Chromium then bypasses the service worker."""
+    from werkzeug.serving import make_server
+
+    app = make_app(WTF_CSRF_ENABLED=True)
+    hang, release, seen = threading.Event(), threading.Event(), []
+    inner = app.wsgi_app
+
+    def wsgi(environ, start_response):
+        if (hang.is_set() and environ["REQUEST_METHOD"] == "GET" and "HTTP_HX_REQUEST" not in environ
+                and re.fullmatch(r"/games/\d+", environ["PATH_INFO"])):
+            seen.append(environ["PATH_INFO"])
+            release.wait(30)
+        return inner(environ, start_response)
+
+    app.wsgi_app = wsgi
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", hang, release, seen
+    release.set()
+    server.shutdown()
+    thread.join(5)
+    app.extensions["scorekeeper.engine"].dispose()
+
+
+def test_a_page_load_that_never_answers_shows_the_kept_copy_which_the_poll_brings_up_to_date(
+        page: Page, hanging_server):
+    """A connection that connects but never answers (a weak signal): the service worker waited
+    for the network without end, and the game never opened (found by a review). After a few
+    seconds it shows the copy kept on the phone; the live poll, once answered, brings the
+    other phone's entry."""
+    base, hang, release, seen = hanging_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
+    game_url = page.url
+    wait_for_control(page)
+    page.reload()  # kept under the service worker
+    expect(page.locator("#panel")).to_contain_text("Ann's turn")
+    token = page.locator("form.entry input[name=csrf_token]").input_value()
+    version = page.locator("#panel").get_attribute("data-version")
+    hang.set()
+    started = time.monotonic()
+    page.goto(game_url, wait_until="commit", timeout=20000)  # without the kept copy: no page for 30 s
+    expect(page.locator("#panel")).to_contain_text("Ann's turn", timeout=15000)
+    assert seen and time.monotonic() - started >= 4, "the network was asked first, and given its time"
+    # Another phone enters Ann's turn; this page's poll (htmx) is answered, the page load is not.
+    r = page.request.post(game_url + "/entries", form={"csrf_token": token, "version": version, "type": "turn",
+                                                       "player": "Ann", "hand.0": "6", "hand.1": "3", "rolls": "2"},
+                          headers={"HX-Request": "true"})
+    assert r.ok, r.text()[:300]
+    expect(page.locator("#panel")).to_contain_text("Ben's turn", timeout=10000)
+    release.set()
 
 
 def test_logging_out_forgets_the_kept_pages(page: Page, live_server: str):
