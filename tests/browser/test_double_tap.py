@@ -102,3 +102,26 @@ def test_double_tap_on_undo_undoes_one_entry_and_offers_redo(page: Page, live_se
     record = page.request.get(game_url + "/record.json").json()
     assert [e.get("hand") for e in record["entries"]] == [None, [6, 5], [4, 4]]
     expect(page.locator(".undo-redo button").first).to_have_accessible_name("Undo: Ben: 4-4 in 1")
+
+
+def test_dice_tapped_while_the_entry_is_sent_stay_as_sent_and_the_tap_is_said_ignored(page: Page, live_server: str):
+    """On a slow connection a die tapped after "in 1" changed the dice on screen, and the entry
+    kept the dice sent, saying nothing (found by a review): the form takes no tap while its
+    entry is on its way, and the note says the tap was ignored."""
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
+    game_url = page.url
+    page.route("**/entries", lambda route: (page.wait_for_timeout(2500), route.continue_()))
+    first = page.locator("fieldset", has_text="First die").locator("label")
+    first.nth(2).click()
+    page.locator("fieldset", has_text="Second die").locator("label").nth(0).click()
+    page.get_by_role("button", name="in 1", exact=True).click(no_wait_after=True)
+    expect(page.locator("form.entry.htmx-request")).to_have_count(1)
+    first.nth(5).click(force=True)  # a 6, tapped while 3-1 is on its way
+    expect(page.locator("#tap-note")).to_contain_text("ignored")
+    expect(page.locator("input[name='hand.0'][value='3']")).to_be_checked()
+    expect(page.locator("#panel")).to_contain_text("Ben's turn", timeout=10000)
+    page.unroute("**/entries")
+    record = page.request.get(game_url + "/record.json").json()
+    assert record["entries"][-1]["hand"] == [3, 1] and len(record["entries"]) == 2
