@@ -7,6 +7,8 @@
   https scheme). Default 0.
 - ``PRACTICE_SEED``: when set, practice games roll repeatable dice from it (tests);
   unset, they use the operating system's randomness.
+- ``STATIC_CACHE``: the folder where the compressed copies of ``static/`` are built
+  (:mod:`scorekeeper.static`); default ``instance/static-cache``.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ def configure(app, test_config: dict | None) -> None:
         app.config["PRACTICE_SEED"] = os.environ["PRACTICE_SEED"]
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    if os.environ.get("STATIC_CACHE"):  # README §Configuration (it was documented, never read)
+        app.config["STATIC_CACHE"] = os.environ["STATIC_CACHE"]
     if test_config:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):

@@ -83,3 +83,17 @@ def test_compressed_copy_built_once_per_content(app, tmp_path):
     again, _ = static.build(Path(app.static_folder), cache)
     assert again == root and len(list(cache.iterdir())) == 1
     assert versions["/static/app.css"] in versioned(app, "app.css")
+
+
+def test_the_static_cache_folder_is_the_one_the_environment_names(make_app, monkeypatch, tmp_path):
+    """README §Configuration names ``STATIC_CACHE``; it was never read, and the copies went to the
+    instance folder whatever it said (found by a review)."""
+    folder = tmp_path / "elsewhere"
+    monkeypatch.setenv("STATIC_CACHE", str(folder))
+    app = make_app()
+    try:
+        assert folder.is_dir() and list(folder.rglob("*.br")) and list(folder.rglob("*.gz"))
+        r = app.test_client().get(versioned(app, "app.css"), headers={"Accept-Encoding": "br"})
+        assert r.status_code == 200 and r.headers["Content-Encoding"] == "br"
+    finally:
+        app.extensions["scorekeeper.engine"].dispose()
