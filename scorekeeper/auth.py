@@ -212,6 +212,21 @@ def _keep_language(code: str | None) -> None:
         refresh()  # this request's language is looked up again
 
 
+def _language_at_login(user: User) -> None:
+    """The language a person chose on the login page, logged out, just before logging in is
+    theirs from now on (kept with the account: they asked for it last); without such a choice,
+    the account's language is kept for the pages shown once logged out (:func:`_keep_language`).
+    The account's language came back at login over the one just chosen (found by a review)."""
+    from .i18n import valid_language
+
+    chosen = cookie.get("lang")
+    if cookie.pop("lang_chosen", False) and valid_language(chosen) and chosen != user.language:
+        user.language = chosen
+        get_session().commit()
+        return
+    _keep_language(user.language)
+
+
 def find_user(name: str) -> User | None:
     """The account named ``name``, case-insensitively."""
     stmt = select(User).where(func.lower(User.username) == name.lower())
@@ -407,7 +422,7 @@ def login():
                 user.session_token = new_session_token()
                 get_session().commit()
             login_user(user, remember=form.remember.data)
-            _keep_language(user.language)
+            _language_at_login(user)
             return remember_device(redirect(safe_next(request.args.get("next")), 303), user)
         form.password.errors.append(_("Wrong name or password."))
     status = 400 if form.is_submitted() else 200
@@ -437,7 +452,9 @@ def language():
         return message_response(_("There is no language %(code)s here; choose English or Deutsch.",
                                   code=code[:8]), 400)
     cookie["lang"] = code
-    if current_user.is_authenticated:
+    if not current_user.is_authenticated:
+        cookie["lang_chosen"] = True  # taken to the account at login (_language_at_login)
+    else:
         session = get_session()
         user = session.get(User, current_user.id)
         user.language = code

@@ -297,3 +297,31 @@ def test_manifest_without_a_language_follows_the_request_and_varies_with_it(clie
     assert json.loads(client.get("/manifest.webmanifest?lang=xx", headers=EN).data)["lang"] == "en"
     german_account(client, auth)
     assert json.loads(client.get("/manifest.webmanifest", headers=EN).data)["name"].endswith("Würfelspiele am Tisch")
+
+
+def test_a_language_chosen_on_the_login_page_is_the_accounts_after_logging_in(app, client, auth):
+    """A German account: on a phone whose login page was switched to English just now, the app
+    came back in German at login (found by a review). The choice made last, logged out, is kept
+    with the account; without one, the account's own language comes back, on any phone."""
+    def lang(response) -> str:
+        return re.search(r'<html lang="([^"]+)"', response.data.decode()).group(1)
+
+    german_account(client, auth)
+    auth.logout()
+    assert lang(client.get("/login")) == "de"  # kept for the logged-out pages
+    # logging in again without choosing: German, as the account says
+    assert auth.login().status_code == 303
+    assert lang(client.get("/settings")) == "de"
+    auth.logout()
+    assert client.post("/language", data={"language": "en", "next": "/login"}).status_code == 303
+    assert lang(client.get("/login")) == "en"
+    assert auth.login().status_code == 303
+    assert lang(client.get("/settings")) == "en"
+    other = app.test_client()  # another phone, no choice made there: the account's, now English
+    other.post("/login", data={"username": "ann", "password": "correct horse"})
+    assert lang(other.get("/settings", headers=DE)) == "en"
+    # the choice was taken once: the account's next change is not undone at the next login
+    assert client.post("/language", data={"language": "de", "next": "/settings"}).status_code == 303
+    auth.logout()
+    assert auth.login().status_code == 303
+    assert lang(client.get("/settings")) == "de"
