@@ -260,7 +260,7 @@ class GameFigures(SQLModel, table=True):
 
     game_id: int = Field(foreign_key="game.id", primary_key=True)
     seat: int = Field(primary_key=True)
-    score: int = Field(default=0, sa_type=BigInteger)  # penalties add up past 32 bits (migration score_bigint)
+    score: int = Field(default=0, sa_type=BigInteger)  # penalties pass 32 bits (migration score_bigint)
     won: bool = False
     shared: bool = False
     pots: int = 0

@@ -25,9 +25,11 @@ depends_on: Union[str, Sequence[str], None] = None
 
 def upgrade() -> None:
     with op.batch_alter_table("game_figures") as batch:
-        batch.alter_column("score", existing_type=sa.Integer(), type_=sa.BigInteger(), existing_nullable=False)
+        batch.alter_column("score", existing_type=sa.Integer(), type_=sa.BigInteger(),
+                           existing_nullable=False)
 
 
 def downgrade() -> None:
     with op.batch_alter_table("game_figures") as batch:
-        batch.alter_column("score", existing_type=sa.BigInteger(), type_=sa.Integer(), existing_nullable=False)
+        batch.alter_column("score", existing_type=sa.BigInteger(), type_=sa.Integer(),
+                           existing_nullable=False)

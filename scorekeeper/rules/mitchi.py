@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from . import register
 from .base import (
-    MAX_NUMBER, N_, GameSpec, GameState, IllegalEntry, Opening, Option, Phrase, check_player, join_names, need_int, or_list,
-    shown,
+    MAX_NUMBER, N_, GameSpec, GameState, IllegalEntry, Opening, Option, Phrase, check_player, join_names,
+    need_int, or_list, shown,
 )
 from .dice import parse_dice
 from .plain import dataclass, field

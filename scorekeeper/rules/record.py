@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 
 from . import find_game
-from .base import MAX_NUMBER, N_, GameSpec, GameState, IllegalEntry, Phrase, RecordError, RuleError, parse_options, shown
+from .base import (
+    MAX_NUMBER, N_, GameSpec, GameState, IllegalEntry, Phrase, RecordError, RuleError, parse_options, shown,
+)
 from .names import MAX_NAME, clean_name, has_control, name_key
 from .plain import dataclass
 

@@ -332,7 +332,8 @@ def join(session: Session, user_id: int, invite: Invite) -> Group:
         refuse_if_removed(session, user_id, invite)
         try:  # the DELETE flushes the new membership: a join racing this one fails there, or at the commit
             session.add(Membership(group_id=invite.group_id, user_id=user_id, role=MEMBER))
-            session.execute(delete(Removal).where(Removal.group_id == invite.group_id, Removal.user_id == user_id))
+            session.execute(delete(Removal).where(Removal.group_id == invite.group_id,
+                                                  Removal.user_id == user_id))
             session.commit()
         except IntegrityError:  # the other join made the membership (and ended the removal): done
             session.rollback()
