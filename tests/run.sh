@@ -52,7 +52,14 @@ trap cleanup EXIT
   -c "CREATE DATABASE scorekeeper OWNER scorekeeper"
 redis-server --save '' --appendonly no --bind 127.0.0.1 --port "$redis_port" --dir "$tmp" >"$tmp/redis.log" 2>&1 &
 redis_pid=$!
-# The pure rules tests touch no database: they ran above.
+# The pure rules tests touch no database: they ran above. Of the browser tests (a person at the
+# page: the same views, whatever the database), those of two phones at one game run again here,
+# where two entries race on PostgreSQL's own write; the rest ran above (CI stays under 20 min).
+again=(tests/browser/test_live_browser.py tests/browser/test_double_tap.py)
+skip=()
+for f in tests/browser/test_*.py; do
+  case " ${again[*]} " in *" $f "*) ;; *) skip+=(--ignore="$f") ;; esac
+done
 TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0" \
 TEST_DATABASE_URL="postgresql+psycopg://scorekeeper:scorekeeper@127.0.0.1:$port/scorekeeper" \
-  .venv/bin/python -m pytest -q -p no:cacheprovider --ignore=tests/rules "$@"
+  .venv/bin/python -m pytest -q -p no:cacheprovider --ignore=tests/rules "${skip[@]}" "$@"
