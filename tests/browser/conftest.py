@@ -46,17 +46,25 @@ def browser_context_args(browser_context_args, playwright):
     return {**browser_context_args, **playwright.devices["Pixel 7"]}
 
 
-@pytest.fixture
-def live_server(make_app):
-    """The app on a real port; yields its base URL."""
-    app = make_app(WTF_CSRF_ENABLED=True)
+@contextmanager
+def serving(app):
+    """``app`` on a real port, from a thread, while the block runs; gives its base URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(5)
-    app.extensions["scorekeeper.engine"].dispose()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(5)
+        app.extensions["scorekeeper.engine"].dispose()
+
+
+@pytest.fixture
+def live_server(make_app):
+    """The app on a real port; yields its base URL."""
+    with serving(make_app(WTF_CSRF_ENABLED=True)) as base:
+        yield base
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import register, set_up
+from .conftest import register, serving, set_up
 
 
 def test_manifest_is_valid_and_icons_load(page: Page, live_server: str):
@@ -121,8 +121,6 @@ def hanging_server(make_app):
     (a connection that connects but does not answer), until ``release``: ``(base, hang, release,
     seen)``, ``seen`` counting the loads held. Playwright's request routing cannot stand in for
     it: Chromium then bypasses the service worker."""
-    from werkzeug.serving import make_server
-
     app = make_app(WTF_CSRF_ENABLED=True)
     hang, release, seen = threading.Event(), threading.Event(), []
     inner = app.wsgi_app
@@ -135,14 +133,11 @@ def hanging_server(make_app):
         return inner(environ, start_response)
 
     app.wsgi_app = wsgi
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", hang, release, seen
-    release.set()
-    server.shutdown()
-    thread.join(5)
-    app.extensions["scorekeeper.engine"].dispose()
+    with serving(app) as base:
+        try:
+            yield base, hang, release, seen
+        finally:
+            release.set()  # a held load ends before the server does
 
 
 def test_a_page_load_that_never_answers_shows_the_kept_copy_which_the_poll_brings_up_to_date(
