@@ -75,7 +75,10 @@
     html.removeAttribute("data-offline-copy");
     // A note over the page belongs to that moment, not to the copy shown offline later.
     var kept = html.querySelector("#tap-note");
-    if (kept) { kept.hidden = true; kept.textContent = ""; kept.removeAttribute("data-send-again"); }
+    if (kept) {
+      kept.hidden = true; kept.textContent = "";
+      kept.removeAttribute("data-send-again"); kept.removeAttribute("data-busy");
+    }
     html.querySelectorAll(".arming").forEach(function (el) { el.classList.remove("arming"); });
     html.setAttribute("data-kept-at", clock(new Date()));
     var body = "<!doctype html>\n" + html.outerHTML;
@@ -186,6 +189,13 @@
     // which would have made the next player's entry; found by a review).
     var shown = document.getElementById("tap-note");
     if (shown && shown.hasAttribute("data-send-again")) { clearTimeout(noteTimer); shown.hidden = true; }
+    // A tap ignored while this one was sent: "still sending" is over once it is answered (it stayed
+    // up as the next turn showed, and read as if the entry were lost; found by a review).
+    if (shown && shown.hasAttribute("data-busy") && !shown.hidden) {
+      shown.removeAttribute("data-busy");
+      if (e.detail.xhr && e.detail.xhr.status === 200) note(words("busy-done"));
+      else { clearTimeout(noteTimer); shown.hidden = true; }  // refused: the panel says why
+    }
   });
   // Any answer from the server: the page is no longer only the kept copy.
   document.addEventListener("htmx:beforeSwap", function (e) {
@@ -202,11 +212,13 @@
     return el ? el.getAttribute("data-say-" + key) : "";
   }
   // sendAgain: the note asks to send an entry again (a connection's message)
-  function note(text, ms, sendAgain) {
+  // busy: it says a tap was ignored while the last one was being sent
+  function note(text, ms, sendAgain, busy) {
     var el = document.getElementById("tap-note");
     if (!el || !text) return;
     el.textContent = text;
     el.toggleAttribute("data-send-again", !!sendAgain);
+    el.toggleAttribute("data-busy", !!busy);
     el.hidden = false;
     clearTimeout(noteTimer);
     noteTimer = setTimeout(function () { el.hidden = true; }, ms || 2500);
@@ -228,7 +240,7 @@
     if (e.target.closest("a, button, summary, label, input") || !controlAt(panel, e.clientX, e.clientY)) return;
     e.preventDefault();
     e.stopImmediatePropagation();
-    note(words(busy ? "busy" : panel.hasAttribute("data-moved") ? "moved" : "early"));
+    note(words(busy ? "busy" : panel.hasAttribute("data-moved") ? "moved" : "early"), 0, false, !!busy);
   }, true);
 
   // A fold opened by a tap ("Lead the men") shows its buttons; one open as the panel arrives stays put.

@@ -112,7 +112,8 @@ def test_dice_tapped_while_the_entry_is_sent_stay_as_sent_and_the_tap_is_said_ig
     register(page, base)
     set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
     game_url = page.url
-    page.route("**/entries", lambda route: (page.wait_for_timeout(2500), route.continue_()))
+    # answered before the note of the ignored tap (2.5 s) is gone
+    page.route("**/entries", lambda route: (page.wait_for_timeout(1500), route.continue_()))
     first = page.locator("fieldset", has_text="First die").locator("label")
     first.nth(2).click()
     page.locator("fieldset", has_text="Second die").locator("label").nth(0).click()
@@ -122,6 +123,9 @@ def test_dice_tapped_while_the_entry_is_sent_stay_as_sent_and_the_tap_is_said_ig
     expect(page.locator("#tap-note")).to_contain_text("ignored")
     expect(page.locator("input[name='hand.0'][value='3']")).to_be_checked()
     expect(page.locator("#panel")).to_contain_text("Ben's turn", timeout=10000)
+    # Answered: the note no longer says the tap is on its way (read as a lost entry; found by a review)
+    expect(page.locator("#tap-note")).to_be_visible()
+    expect(page.locator("#tap-note")).to_have_text("The first tap counted; the second was ignored.")
     page.unroute("**/entries")
     record = page.request.get(game_url + "/record.json").json()
     assert record["entries"][-1]["hand"] == [3, 1] and len(record["entries"]) == 2
