@@ -22,6 +22,7 @@ from flask import g, request, session
 from jinja2 import pass_eval_context
 from markupsafe import Markup
 from babel import Locale
+from babel.numbers import format_decimal
 from babel.support import NullTranslations
 from flask_babel import Babel, get_locale, get_translations, lazy_gettext
 from flask_login import current_user
@@ -106,8 +107,9 @@ def translated(message, sentence: bool = True) -> str:
 
     The template is looked up in the catalog (``ngettext`` with ``values["count"]`` for a plural
     phrase) and filled with its values, each value that is a phrase translated the same way;
-    names and numbers are shown as they are. A translation that does not fit its values (a
-    broken catalog) falls back to the English text rather than failing the answer. The rules'
+    names are shown as they are, numbers of five digits or more grouped as the language groups
+    them. A translation that does not fit its values (a broken catalog) falls back to the English
+    text rather than failing the answer. The rules'
     phrases start in lower case, as they are also put inside other phrases ("… illegal: a die
     shows 1 to 6"); shown on their own, their first word gets a capital (``sentence=False``:
     not, for a text that follows a label, "games.json: entry 3: …").
@@ -142,12 +144,26 @@ def _filled(message, sentence: bool = False) -> str:
     # A template that starts with a value: a phrase there ("a reveal") starts the sentence; a name
     # or a field's key is shown as written.
     first = text[1:text.find("}")] if sentence and text.startswith("{") else None
-    values = {k: _filled(v, sentence=k == first) if isinstance(v, Phrase) else v
+    values = {k: _filled(v, sentence=k == first) if isinstance(v, Phrase) else _number(v)
               for k, v in message.values.items()}
     try:
         return text.format(**values)
     except (KeyError, IndexError, ValueError):
         return str(message)
+
+
+def _number(value):
+    """A value of a phrase as the request's language writes it: a whole number of five digits or
+    more grouped ("999,999,999"; German "999.999.999"), as the app's own messages write the
+    ranges; anything else as it is."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10_000:
+        try:
+            locale = get_locale()  # Flask-Babel's: force_locale() holds too
+        except RuntimeError:  # no request (a command line's message): as it is
+            locale = None
+        if locale is not None:
+            return format_decimal(value, locale=locale)
+    return value
 
 
 @pass_eval_context

@@ -85,9 +85,9 @@ MAX_NUMBER = 999_999_999
 
 
 def shown(value: Any) -> str:
-    """A value as a message shows it, in JSON's words (``null``, ``true``), never longer than
-    about 40 characters (a huge number is not written out: Python refuses to turn an int of more
-    than 4300 digits into text)."""
+    """A value as a message shows it, in JSON's words (``null``, ``true``, ``Infinity``), never
+    longer than about 40 characters: a number of 13 digits or more is named by its length, not
+    written out (Python refuses to turn an int of more than 4300 digits into text)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -95,14 +95,18 @@ def shown(value: Any) -> str:
     if isinstance(value, int):
         if -10**12 < value < 10**12:
             return str(value)
-        return Phrase(N_("a huge number")) if value > 0 else Phrase(N_("a huge negative number"))
+        return _too_long(value)
     if isinstance(value, float):
-        if value == value and abs(value) < 1e12:
-            return Phrase(N_("a number with a fraction"))
         if value != value:  # NaN (Python's JSON reads it)
             return Phrase(N_("a value that is no number"))
-        # after "not" in every message ("…, not a huge number"): never "not not a whole number"
-        return Phrase(N_("a huge number")) if value > 0 else Phrase(N_("a huge negative number"))
+        if value in (float("inf"), float("-inf")):  # JSON's Infinity, as Python's JSON reads it
+            return "Infinity" if value > 0 else "-Infinity"
+        if abs(value) >= 1e12:
+            return _too_long(value)
+        if value.is_integer():  # 1.0, 1e3: as Python writes it ("…, not 1.0")
+            return repr(value)
+        # after "not" in every message ("…, not a number with a fraction"): never "not not a whole number"
+        return Phrase(N_("a number with a fraction"))
     if isinstance(value, str):
         return repr(value[:30] + "…") if len(value) > 30 else repr(value)
     if isinstance(value, (list, tuple)):
@@ -110,6 +114,13 @@ def shown(value: Any) -> str:
     if isinstance(value, dict):
         return Phrase(N_("an object"))
     return type(value).__name__
+
+
+def _too_long(value: int | float) -> Phrase:
+    """A number of 13 digits or more, named by its length (never written out)."""
+    if value > 0:
+        return Phrase(N_("a number of more than 12 digits"))
+    return Phrase(N_("a negative number of more than 12 digits"))
 
 
 def need_int(entry: dict, key: str, what: str | None = None, low: int | None = 1,

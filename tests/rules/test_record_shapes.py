@@ -172,15 +172,20 @@ def test_format_is_the_whole_number_1(value):
 
 def test_a_huge_number_is_never_written_out():
     big = 10**5000  # more digits than Python turns into text
-    assert shown(big) == "a huge number" and shown(-big) == "a huge negative number"
+    assert shown(big) == "a number of more than 12 digits"
+    assert shown(-big) == "a negative number of more than 12 digits"
+    assert shown(10**12 - 1) == "999999999999" and shown(10**12) == "a number of more than 12 digits"
     refused(with_(MITCHI, options={"point_limit": big}), "record:")
     refused(with_(MITCHI, format=big), "record:")
     refused(with_(MITCHI, game=big), "record:")
 
 
-@pytest.mark.parametrize("value,said", [(1e30, "a huge number"), (-1e30, "a huge negative number"),
-                                        (float("inf"), "a huge number"), (float("nan"), "a value that is no number"),
-                                        (2.5, "a number with a fraction")])
+@pytest.mark.parametrize("value,said", [(1e30, "a number of more than 12 digits"),
+                                        (1e308, "a number of more than 12 digits"),
+                                        (-1e30, "a negative number of more than 12 digits"),
+                                        (float("inf"), "Infinity"), (float("-inf"), "-Infinity"),
+                                        (float("nan"), "a value that is no number"),
+                                        (2.5, "a number with a fraction"), (1.0, "1.0"), (1e3, "1000.0")])
 def test_a_number_that_is_not_whole_is_named_once_after_not(value, said):
     with pytest.raises(records.ReplayError) as err:
         records.replay(with_(MITCHI, options={"point_limit": value}))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from html import unescape
 
@@ -144,3 +145,22 @@ def test_scores_past_32_bits_are_stored_added_up_and_shown(app, client, auth):
     for url in (f"/games/{gid}", f"/games/{gid}/summary", f"/games/{gid}/chart.svg", f"/games/{gid}/log",
                 f"/games/{gid}.csv", "/export?format=zip", "/"):
         assert client.get(url).status_code == 200, url
+
+
+@pytest.mark.parametrize("lang,said", [
+    ("en", "r.json: record: option point_limit must be a whole number from 1 to 999,999,999, "
+           "not a number of more than 12 digits"),
+    ("de", "r.json: Spielbericht: die Option point_limit muss eine ganze Zahl von 1 bis 999.999.999 sein, "
+           "nicht eine Zahl mit mehr als 12 Stellen"),
+])
+def test_a_loaded_records_huge_option_is_named_by_its_length_and_the_range_grouped(client, auth, lang, said):
+    """1e308 in a record was "…from 1 to 999999999, not a huge number": read as if a huge number
+    were wanted, and the range unlike the app's own "999,999,999" (found by a review)."""
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    auth.register()
+    doc = (b'{"format": 1, "game": "mitchi", "players": ["Ann", "Ben"], "options": {"point_limit": 1e308}, '
+           b'"entries": []}')
+    r = client.post("/import", data={"records": [(io.BytesIO(doc), "r.json")]},
+                    content_type="multipart/form-data")
+    assert r.status_code in (400, 422), r.status_code
+    assert any(said in m for m in messages(r.data)), messages(r.data)
