@@ -13,8 +13,8 @@ from flask_babel import format_decimal
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
-from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, StopValidation, ValidationError
+from wtforms import BooleanField, FieldList, IntegerField, RadioField, StringField, validators
+from wtforms.validators import InputRequired, Length, Optional, StopValidation, ValidationError
 
 try:  # WTForms 3.3+: a choice with its own label (value, label tuples are deprecated there)
     from wtforms.fields.choices import SelectChoice
@@ -64,6 +64,20 @@ def parse_number(raw: str, key: str) -> int:
         raise BadForm(_("%(what)s must be a whole number (digits 0-9), not %(shown)s", what=field_word(key),
                         shown=repr(shown)))
     return int(text)
+
+
+class NumberRange(validators.NumberRange):
+    """WTForms' ``NumberRange`` (both bounds set), its refusal writing them as the request's
+    language groups numbers: "between 1 and 999,999,999" (German "999.999.999"), as the app's
+    other messages write a range; WTForms wrote "999999999"."""
+
+    def __call__(self, form, field):
+        try:
+            super().__call__(form, field)
+        except ValidationError:
+            message = field.gettext("Number must be between %(min)s and %(max)s.")  # WTForms' own words
+            raise ValidationError(message % {"min": format_decimal(self.min),
+                                             "max": format_decimal(self.max)}) from None
 
 
 class BoundedIntegerField(IntegerField):

@@ -324,10 +324,23 @@ def test_an_opening_range_out_of_bounds_or_reversed_is_said_in_words(client, aut
     auth.register()
     base = {"players-0": "Ann", "players-1": "Ben", "players-2": "Cat", "starter": "0", "opt_rounds": "2",
             "opt_run_penalty": "1", "opt_first_player": "rotate", "opt_tie": "all"}
-    for low, high, says in (("0", "20", "Number must be between 1 and 999999999."),
+    for low, high, says in (("0", "20", "Number must be between 1 and 999,999,999."),
                             ("8", "3", "“from” is above “to”: give the lower number first.")):
         r = client.post("/games/new/mice-and-men", data={**base, "opt_opening_range-0": low,
                                                          "opt_opening_range-1": high})
         said = [html.unescape(m) for m in re.findall(r'class="msg error"[^>]*>([^<]*)', r.data.decode())]
         assert r.status_code == 400 and says in said, said
         assert not [m for m in said if "['" in m or "opening_range" in m or "<=" in m], said
+
+
+def test_an_opening_range_out_of_bounds_is_said_with_grouped_numbers_in_german(client, auth):
+    """WTForms wrote the bounds as Python does ("999999999"); the app's other messages group
+    them as the language does."""
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    auth.register()
+    r = client.post("/games/new/mice-and-men", data={
+        "players-0": "Ann", "players-1": "Ben", "players-2": "Cat", "starter": "0", "opt_rounds": "2",
+        "opt_run_penalty": "1", "opt_first_player": "rotate", "opt_tie": "all",
+        "opt_opening_range-0": "0", "opt_opening_range-1": "20"})
+    said = [html.unescape(m) for m in re.findall(r'class="msg error"[^>]*>([^<]*)', r.data.decode())]
+    assert r.status_code == 400 and "Zahl muss zwischen 1 und 999.999.999 liegen." in said, said
