@@ -103,6 +103,9 @@
     });
     // On the login page (after logging out): forget the pages kept.
     if (document.body.hasAttribute("data-forget-pages") && window.caches) caches.delete("pages-v1");
+    // A refused form's field to fix (autofocus) is brought into view; the browser only focuses it.
+    var fix = document.querySelector("form [autofocus]");
+    if (fix) { fix.focus(); fix.scrollIntoView({ block: "nearest", behavior: "instant" }); }
   });
   window.addEventListener("online", function () {
     showOffline(false, 1);

@@ -19,7 +19,7 @@ from ..models import Game
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.dice import same_entry
-from ..rules.names import clean_name
+from ..rules.names import clean_name, name_key
 from ..rules.record import ReplayError, check_players
 from ..words import GAME_ALIASES, describe, game_title, in_setup_words, shown_tag
 from ..services import games as service
@@ -96,7 +96,7 @@ def setup(name: str):
         seats = max(spec.min_players, 4 if spec.min_players >= 3 else 3)
     form = forms.setup_form(spec, seats, formdata=request.form if request.method == "POST" else None)
     group = form_group() if request.method == "POST" else current_group()
-    error = None
+    error = focus = None
     action = request.form.get("action", "create")
     if request.method == "POST" and action != "create":
         # A seat button: answer with the same form, the seats rearranged.
@@ -148,6 +148,7 @@ def setup(name: str):
             session.rollback()
             refusal = err.reason if isinstance(err, ReplayError) and err.entry is None else err
             error = translated(in_setup_words(spec, refusal))
+            focus = _repeated_seat(raw)
         else:
             return redirect(url_for("games.play", game_id=outcome.target_id), 303)
     elif request.method == "POST":
@@ -157,7 +158,19 @@ def setup(name: str):
         except RecordError as err:
             error = f"{error} {translated(err)}"
     status = 400 if error else 200
-    return render_template("games/setup.html", spec=spec, form=form, error=error, known=known_players()), status
+    return render_template("games/setup.html", spec=spec, form=form, error=error, known=known_players(),
+                           focus=focus), status
+
+
+def _repeated_seat(names: list[str]) -> str | None:
+    """The id of the first seat whose name reads the same as a seat's above it (docs/game-record.md
+    §Names), for the refused form's focus; None if no name repeats."""
+    seen = set()
+    for i, name in enumerate(names):
+        if name and name_key(name) in seen:
+            return f"players-{i}"
+        seen.add(name_key(name))
+    return None
 
 
 def known_players() -> list:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from .conftest import register
 
@@ -376,3 +376,20 @@ def test_a_lost_answer_then_the_poll_takes_the_tap_again_note_away(page: Page, l
     expect(page.locator("#panel")).to_contain_text("Ben's turn", timeout=3_000)  # the poll's panel
     expect(page.locator("#panel")).to_contain_text("Last entry, by you: Ann: 6-2 in 2.")
     expect(note).to_be_hidden(timeout=500)
+
+
+def test_after_a_refused_setup_the_first_marked_field_has_the_focus(page: Page, live_server: str):
+    """The refusal is said at the top; the focus goes to the seat to fix (it stayed at the top of
+    the page, and a person had to find the marked seat)."""
+    base = live_server
+    register(page, base)
+    page.set_viewport_size({"width": 390, "height": 480})
+    page.goto(base + "/games/new/mitchi")
+    for i, name in enumerate(["Ann", "Ben", "ann"]):
+        page.get_by_label(f"Name in seat {i + 1}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the game", exact=True).last.click()
+    page.wait_for_load_state()
+    expect(page.locator("#setup .msg.error").first).to_be_visible()
+    seat = page.get_by_label("Name in seat 3", exact=True)
+    expect(seat).to_be_focused()
+    assert seat.evaluate("el => el.getBoundingClientRect().bottom <= innerHeight + 1")  # in view

@@ -395,3 +395,21 @@ def test_a_tie_break_order_of_right_to_left_names_keeps_its_order(client, auth):
     assert post_tiebreak(client, game, v + 1, "שלום", (4, 1)).status_code == 200
     summary = client.get(f"/games/{game}/summary").data.decode()
     assert "Tie-break 1 (order \u2068أحمد\u2069 → \u2068שלום\u2069, pot 4)" in summary, summary
+
+
+@pytest.mark.parametrize("fields,focus", [
+    ({"players-1": "Ben", "players-2": "ann"}, "players-2"),  # a name used twice: the second
+    ({"players-1": "", "players-2": "Ben"}, "players-1"),  # a gap above a name
+    ({"players-1": "Ben", "players-2": "Cat", "opt_point_limit": "0"}, "opt_point_limit"),
+    ({"players-1": "", "players-2": "Ben", "opt_point_limit": "0"}, "players-1"),  # the first marked
+])
+def test_a_refused_setup_focuses_the_field_to_fix(client, auth, fields, focus):
+    auth.register()
+    r = client.post("/games/new/mitchi", data={"seats": "3", "starter": "0", "action": "create",
+                                               "players-0": "Ann", "opt_point_limit": "5", **fields})
+    assert r.status_code == 400
+    assert re.findall(r'<input[^>]*\bautofocus\b[^>]*\bid="([^"]+)"', r.data.decode()) == [focus]
+    # a seat button's answer (no refusal) leaves the focus on that button
+    r = client.post("/games/new/mitchi", data={"seats": "3", "starter": "0", "action": "add",
+                                               "players-0": "Ann", "opt_point_limit": "5", **fields}, headers=HX)
+    assert r.status_code == 200 and b"autofocus" not in r.data
