@@ -109,10 +109,10 @@ def translated(message, sentence: bool = True) -> str:
     phrase) and filled with its values, each value that is a phrase translated the same way;
     names are shown as they are, numbers of five digits or more grouped as the language groups
     them. A translation that does not fit its values (a broken catalog) falls back to the English
-    text rather than failing the answer. The rules'
-    phrases start in lower case, as they are also put inside other phrases ("… illegal: a die
-    shows 1 to 6"); shown on their own, their first word gets a capital (``sentence=False``:
-    not, for a text that follows a label, "games.json: entry 3: …").
+    text rather than failing the answer. The rules' phrases start in lower case, as they are also
+    put inside other phrases ("… illegal: a die shows 1 to 6"); shown on their own, their first
+    word gets a capital (``sentence=False``: not, for a text that follows a label, "games.json:
+    entry 3: …").
     """
     return _filled(message, sentence=sentence)
 
