@@ -325,3 +325,11 @@ def test_a_language_chosen_on_the_login_page_is_the_accounts_after_logging_in(ap
     auth.logout()
     assert auth.login().status_code == 303
     assert lang(client.get("/settings")) == "de"
+
+
+def test_the_offline_banners_time_sits_before_the_verb_in_german(client):
+    """"…wie sie zuletzt zu sehen war um 13:13…" put the time after a finished clause (found by a
+    review): the time (filled in by app.js) comes in the middle, "zuletzt um 13:13 zu sehen war"."""
+    page = client.get("/login", headers={"Accept-Language": "de"}).data.decode()
+    assert re.search(r'wie sie zuletzt<span id="offline-when" data-say-at="um \{time\}"></span> zu sehen war,',
+                     html.unescape(page)), page[:3000]
