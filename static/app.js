@@ -258,9 +258,32 @@
     if (e.target.scrollIntoView) e.target.scrollIntoView({ block: "nearest" });
   }, true);
 
+  // A key or switch user's focus, on the control sent from, goes with the old panel: it is given to
+  // the new panel's first control (it fell to the page's body, and Tab went past the panel; found
+  // by a review). Only this phone's own sending, and only when the focus was in the panel.
+  var focusWasIn = false;
+  document.addEventListener("htmx:configRequest", function (e) {
+    var panel = document.getElementById("panel"), a = document.activeElement;
+    if (!isPoll(e)) focusWasIn = !!(panel && a && a !== panel && panel.contains(a));
+  });
+  function refocus(panel) {
+    if (!focusWasIn) return;
+    focusWasIn = false;
+    var a = document.activeElement;
+    if (a && a !== document.body && document.contains(a)) return;
+    var next = Array.prototype.find.call(panel.querySelectorAll(
+      "form input:not([type=hidden]):not([disabled]), form button:not([disabled])"), function (el) {
+      return el.getClientRects().length > 0;
+    });
+    if (next) next.focus({ preventScroll: true });
+  }
+
   document.addEventListener("htmx:afterSettle", function () {
     var panel = document.getElementById("panel");
-    if (panel && panel.classList.contains("arming")) showOutcome(panel, panel.hasAttribute("data-polled"));
+    if (panel && panel.classList.contains("arming")) {
+      showOutcome(panel, panel.hasAttribute("data-polled"));
+      if (!panel.hasAttribute("data-polled")) refocus(panel);
+    }
     keepPage();
   });
 

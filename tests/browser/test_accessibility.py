@@ -98,12 +98,19 @@ def test_keyboard_alone_sets_up_and_plays_a_turn(page: Page, live_server: str):
         page.keyboard.press("Enter")
     expect(page.locator("#panel")).to_contain_text("Ben's turn")
     expect(page.locator("#panel")).to_contain_text("Ann: 4-1 in 2")
+    # The focus stays in the game: on the new panel's first control, Ben's first die (it fell
+    # to the page's body, and Tab went on below the panel; found by a review).
+    focused = "() => [document.activeElement.name, document.activeElement.value]"
+    page.wait_for_function("() => document.activeElement !== document.body")
+    assert page.evaluate(focused) == ["hand.0", "1"]
 
     # Undo by keyboard too.
     page.get_by_role("button", name="Undo: Ann: 4-1 in 2").focus()
     with swapped(page):
         page.keyboard.press("Enter")
     expect(page.locator("#panel")).to_contain_text("Ann's turn")
+    page.wait_for_function("() => document.activeElement !== document.body")
+    assert page.evaluate(focused) == ["hand.0", "1"]
 
 
 REACHABLE = """() => {
