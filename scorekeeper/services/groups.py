@@ -15,7 +15,7 @@ import secrets
 from flask import g, request, session as cookie
 from flask_babel import gettext as _
 from flask_login import current_user
-from sqlalchemy import bindparam, delete
+from sqlalchemy import bindparam, delete, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -368,13 +368,39 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
         raise NoSuch(_("That account is not a member of this group.")) from None
 
 
+def hand_over(session: Session, user_id: int, group_id: int, member_id: int) -> User:
+    """Make the member ``member_id`` the group's owner; the owner ``user_id`` stays in it as a
+    member (and may then leave). Returns the new owner's account; commits.
+
+    Raises :class:`NotAllowed` unless ``user_id`` is the group's owner (a hand-over tapped twice,
+    or on two phones at once: the first one made them a member), :class:`NoSuch` when
+    ``member_id`` is not a member of the group (or is its owner already). Two conditional
+    UPDATEs in one transaction: two hand-overs at once leave exactly one owner.
+    """
+    mine = (Membership.group_id == group_id) & (Membership.user_id == user_id)
+    stepped_down = session.execute(update(Membership).where(mine, Membership.role == OWNER)
+                                   .values(role=MEMBER)).rowcount
+    if not stepped_down:
+        session.rollback()
+        raise NotAllowed(_("Only the group's owner can do that."))
+    theirs = (Membership.group_id == group_id) & (Membership.user_id == member_id)
+    stepped_up = session.execute(update(Membership).where(theirs, Membership.role == MEMBER)
+                                 .values(role=OWNER)).rowcount
+    if not stepped_up:
+        session.rollback()
+        raise NoSuch(_("That account is not a member of this group."))
+    session.commit()
+    return session.get(User, member_id)
+
+
 def leave(session: Session, user_id: int, group_id: int) -> None:
     """The account leaves the group (a member only: the owner keeps the group). Commits."""
     m = membership(session, user_id, group_id)
     if m is None:
         raise NotAllowed(_("You are not a member of that group."))
     if m.role == OWNER:
-        raise NotAllowed(_("The owner cannot leave the group."))
+        raise NotAllowed(_("The owner cannot leave the group: make another member its owner first "
+                           "(on the group's page, under Members), then leave it."))
     session.delete(m)
     session.commit()
     if cookie.get("group_id") == group_id:

@@ -174,6 +174,26 @@ def remove(user_id: int):
     return redirect(url_for("groups.index"), 303)
 
 
+@bp.route("/groups/members/<int:user_id>/owner", methods=["POST"])
+@login_required
+def hand_over(user_id: int):
+    """Make a member the owner of the group the page showed (owner); the owner stays a member."""
+    session = get_session()
+    group = form_group()
+    try:
+        owner = groups.hand_over(session, current_user.id, group.id, user_id)
+    except groups.NotAllowed as err:
+        theirs = groups.membership(session, user_id, group.id)
+        if theirs is not None and theirs.role == groups.OWNER and groups.current_role() == groups.MEMBER:
+            # Tapped twice (or on two phones): the first one did it.
+            flash(_("%(name)s is the owner already; nothing changed.", name=session.get(User, user_id).username))
+            return redirect(url_for("groups.index"), 303)
+        return _refused(err)
+    flash(_("%(name)s is now the owner of %(group)s; you are a member and may leave it.",
+            name=owner.username, group=group.name))
+    return redirect(url_for("groups.index"), 303)
+
+
 @bp.route("/groups/leave", methods=["POST"])
 @login_required
 def leave():

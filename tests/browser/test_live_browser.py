@@ -368,3 +368,34 @@ def test_another_phones_entry_does_not_scroll_a_following_phone(page: Page, phon
     # Not sent up to the panel's top (72 px). The browser may move down with what the new panel
     # adds above the place read ("The game moved on. Last entry: …"): the place stays in view.
     assert other.evaluate("window.scrollY") >= before - 5
+
+
+def test_the_owner_hands_the_group_on_and_leaves_it(page: Page, phone, live_server: str):
+    """The group's owner, leaving the table for good, makes a member the owner from the group's
+    page (two taps: open, confirm) and then leaves; on a 320 px phone the members' list with its
+    two choices fits. The new owner's phone sees the owner's page."""
+    from .test_layout import fits, spills
+
+    base = live_server
+    register(page, base, "hostess")
+    page.goto(base + "/groups")
+    page.get_by_role("button", name="Make an invite link").click()
+    invite = page.locator("a.invite-link").first.inner_text()
+    ben = phone()
+    register(ben, base, "wolfeschlegelsteinhausenbergerdorffvo")
+    ben.goto(invite)
+    ben.get_by_role("button", name=re.compile("^Join hostess")).click()
+    expect(ben.locator("#messages")).to_contain_text("You joined hostess")
+
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(base + "/groups")
+    page.get_by_text("Make wolfeschlegelsteinhausenbergerdorffvo the owner…").click()
+    assert fits(page), spills(page)
+    page.get_by_role("button", name=re.compile("^Yes, make wolfeschlegel.* the owner of hostess")).click()
+    expect(page.locator("#messages")).to_contain_text("is now the owner of hostess; you are a member")
+    page.get_by_text("Leave hostess…").click()
+    page.get_by_role("button", name="Yes, leave hostess").click()
+    expect(page.locator("#messages")).to_contain_text("You left hostess.")
+    ben.goto(base + "/groups")
+    expect(ben.locator("main")).to_contain_text("You are its owner.")
+    expect(ben.get_by_role("button", name="Make an invite link")).to_be_visible()

@@ -494,3 +494,67 @@ def test_removing_a_member_sent_eight_times_at_once_removes_once_and_says_so(app
     assert all(c in (303, 404) for c in codes) and 303 in codes, codes
     with Session(app.extensions["scorekeeper.engine"]) as s:
         assert s.exec(select(Membership).where(Membership.user_id == 2, Membership.group_id == 1)).all() == []
+
+
+def test_the_owner_hands_the_group_to_a_member_and_may_then_leave_it(app, client, auth):
+    """The owner could not leave, nor hand the group on (left alone before): now a member is
+    made the owner from the group's page, the old owner stays a member and may leave; the same
+    hand-over tapped twice changes nothing more; a member cannot hand over, nor the owner to an
+    account outside the group. A bare 403 "cannot leave" now says what to do first."""
+    gid, ben = ben_joins_ann(app, client, auth)
+    engine = app.extensions["scorekeeper.engine"]
+    with Session(engine) as s:
+        ben_id = s.exec(select(User).where(User.username == "ben")).one().id
+        group = s.get(Game, gid).group_id
+
+    def roles() -> dict[str, str]:
+        with Session(engine) as s:
+            rows = s.exec(select(User.username, Membership.role).join(Membership, Membership.user_id == User.id)
+                          .where(Membership.group_id == group)).all()
+        return dict(rows)
+
+    page = client.get("/groups").data.decode()
+    assert f'action="/groups/members/{ben_id}/owner"' in page and "make another member its owner first" in page
+    r = client.post("/groups/leave", data={"group": str(group)})
+    assert r.status_code == 403 and "make another member its owner first" in r.data.decode()
+    r = ben.post(f"/groups/members/{ben_id}/owner", data={"group": str(group)})  # a member: refused
+    assert r.status_code == 403 and "Only the group&#39;s owner" in r.data.decode()
+    assert client.post("/groups/members/99999/owner", data={"group": str(group)}).status_code == 404
+    assert roles() == {"ann": "owner", "ben": "member"}
+
+    r = client.post(f"/groups/members/{ben_id}/owner", data={"group": str(group)}, follow_redirects=True)
+    assert "ben is now the owner of ann; you are a member and may leave it." in r.data.decode()
+    assert roles() == {"ann": "member", "ben": "owner"}
+    r = client.post(f"/groups/members/{ben_id}/owner", data={"group": str(group)}, follow_redirects=True)
+    assert r.status_code == 200 and "ben is the owner already; nothing changed." in r.data.decode()
+    assert roles() == {"ann": "member", "ben": "owner"}
+    assert "You are its owner." in ben.get("/groups").data.decode()
+    assert ben.post("/groups/rename", data={"name": "Ben's dice"}).status_code == 303
+    assert client.post("/groups/leave", data={"group": str(group)}).status_code == 303
+    assert roles() == {"ben": "owner"}
+    assert client.get(f"/games/{gid}").status_code == 404 and ben.get(f"/games/{gid}").status_code == 200
+
+
+def test_two_hand_overs_at_once_leave_one_owner(app, client, auth):
+    """The owner, on two phones, hands the group to ben on one and to cat on the other at the
+    same moment: one of them is the owner, never both (nor none)."""
+    from .test_once import together
+    from .test_sessions import copy_cookies
+
+    gid, ben = ben_joins_ann(app, client, auth)
+    path = invite_link(client).split("localhost", 1)[1]
+    cat = app.test_client()
+    Auth(cat).register("cat")
+    assert cat.post(path).status_code == 303
+    engine = app.extensions["scorekeeper.engine"]
+    with Session(engine) as s:
+        ids = [s.exec(select(User).where(User.username == n)).one().id for n in ("ben", "cat")]
+        group = s.get(Game, gid).group_id
+    phones = [app.test_client() for _ in ids]
+    for phone in phones:
+        copy_cookies(client, phone)
+    answers = together(2, lambda k: phones[k].post(f"/groups/members/{ids[k]}/owner", data={"group": str(group)}))
+    assert sorted(r.status_code for r in answers) == [303, 403]
+    with Session(engine) as s:
+        owners = s.exec(select(Membership).where(Membership.group_id == group, Membership.role == "owner")).all()
+    assert len(owners) == 1 and owners[0].user_id in ids
