@@ -33,12 +33,14 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (req.mode !== "navigate" || req.headers.get("HX-Request")) return;
+  let offlineKept = null;
   const network = fetch(req).then((res) => {
     // Pages only: a download opened by a link (the export zip) is not kept on the phone.
     const page = (res.headers.get("Content-Type") || "").startsWith("text/html");
     if (res.ok && res.type === "basic" && !res.redirected && page) {
       const copy = res.clone();
       caches.open(PAGES).then((c) => c.put(req, copy));
+      offlineKept = offlineIn(res.clone());
     }
     return res;
   });
@@ -49,8 +51,20 @@ self.addEventListener("fetch", (event) => {
     // No answer yet: the kept copy, if there is one (else the network is waited for, as before).
     setTimeout(() => { if (!answered) caches.match(req).then((hit) => { if (hit) answer(marked(hit)); }); }, SLOW_MS);
   }));
-  event.waitUntil(network.catch(() => null));  // the copy is still kept when the answer comes late
+  // The copy is still kept when the answer comes late.
+  event.waitUntil(network.then(() => offlineKept).catch(() => null));
 });
+
+// The offline page speaks the pages' language: a page that comes in another language than the
+// kept offline page (the language was switched since it was kept, at install) has it fetched
+// again, in the language the server now answers in. One request per switch, none otherwise.
+const langOf = (html) => (/<html[^>]*\slang="([^"]*)"/i.exec(html.slice(0, 500)) || [])[1];
+function offlineIn(res) {
+  return Promise.all([res.text(), caches.open(STATIC)])
+    .then(([html, c]) => c.match(OFFLINE).then((hit) => (hit ? hit.text() : ""))
+      .then((kept) => { if (langOf(html) && langOf(html) !== langOf(kept)) return c.add(OFFLINE); }))
+    .catch(() => null);
+}
 
 // A kept copy served for want of a network says so on its <html> (data-offline-copy): the page
 // shows its offline banner by that, not by navigator.onLine alone, which can say "online" with no

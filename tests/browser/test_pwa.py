@@ -78,6 +78,46 @@ def test_service_worker_controls_and_visited_page_opens_offline(page: Page, live
     assert [e["type"] for e in record["entries"]] == ["start", "turn"]
 
 
+def test_the_offline_page_speaks_the_language_switched_to(page: Page, make_app):
+    """The offline page was kept once, at install, in the language of that moment: after a
+    switch to German a page never visited showed "No connection" in English (left alone
+    before). A page that comes in another language has the offline page fetched again, once:
+    pages in the language it has fetch nothing more."""
+    from flask import request
+
+    app = make_app(WTF_CSRF_ENABLED=True)
+    fetched = []
+    app.before_request(lambda: fetched.append(1) if request.path == "/offline" else None)
+    with serving(app) as base:
+        offline_page_in_german(page, base, fetched)
+
+
+def offline_page_in_german(page: Page, base: str, fetched: list) -> None:
+    register(page, base, "sprache")
+    wait_for_control(page)
+    page.goto(base + "/settings")
+    page.locator(".language-switch button[value=de]").click()
+    page.wait_for_load_state()
+    page.goto(base + "/history")  # a page in German, from the network, under the service worker
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.wait_for_function("""async () => {
+        for (const key of await caches.keys()) {
+            const hit = await (await caches.open(key)).match('/offline');
+            if (hit && (await hit.text()).includes('lang="de"')) return true;
+        }
+        return false;
+    }""")
+    assert len(fetched) == 2  # at install, then once in German
+    for path in ("/", "/players", "/history"):
+        page.goto(base + path)
+    page.wait_for_timeout(300)
+    assert len(fetched) == 2
+    page.context.set_offline(True)
+    page.goto(base + "/games/new/mia")
+    expect(page.get_by_role("heading", name="Keine Verbindung")).to_be_visible()
+    page.context.set_offline(False)
+
+
 def test_posts_are_never_served_from_cache(page: Page, live_server: str):
     base = live_server
     register(page, base)
