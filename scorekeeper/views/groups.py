@@ -39,18 +39,21 @@ def posted_group_id() -> int | None:
 def form_group():
     """The group a posted form was made for: a form acts in the group its page showed, even if
     another tab switched groups meanwhile (a rename, an invite, a load of records, a new game
-    would otherwise land in the other group), and that group becomes the current one. Without
-    the field, the current group. A group the account is not in (never, or no longer: removed
-    while the page was open) is a 404 that says so; whether that group exists, it does not say."""
+    would otherwise land in the other group), and that group becomes the current one, which the
+    next page says ("Now in …": the other tab shows that group from then on). Without the field,
+    the current group. A group the account is not in (never, or no longer: removed while the
+    page was open) is a 404 that says so; whether that group exists, it does not say."""
     group_id = posted_group_id()
-    if group_id is None:
+    if group_id is None or group_id == current_group().id:
         return current_group()
     try:
-        return groups.switch_to(get_session(), current_user.id, group_id)
+        group = groups.switch_to(get_session(), current_user.id, group_id)
     except groups.NotAllowed:
         abort(make_response(message_response(
             _("Nothing was saved: this page was made for a group you are not in (any more). Open it again "
               "from one of your groups."), 404, _("Not found"))))
+    flash(_("Now in %(name)s.", name=group.name))
+    return group
 
 
 def _refused(err: groups.NotAllowed):

@@ -366,7 +366,8 @@ def group_of_page(client, path: str) -> str:
 def test_group_forms_act_in_the_group_their_page_showed(app, client, auth):
     """A tab opened on group A, after another tab switched to group B, renames, invites to,
     loads records into and sets the time zone of A, not B (found by a review: B was renamed, the
-    invite added people to B, the records landed in B); A becomes the current group."""
+    invite added people to B, the records landed in B); A becomes the current group, and the
+    next page says so (it did not: the other tab then showed A without a word)."""
     from scorekeeper.models import Game, Group, Invite
 
     auth.register("ann")
@@ -386,7 +387,11 @@ def test_group_forms_act_in_the_group_their_page_showed(app, client, auth):
     assert client.post("/groups/rename", data={"name": "Friday dice", "group": first}).status_code == 303
     with Session(engine) as s:
         assert s.get(Group, int(first)).name == "Friday dice" and s.get(Group, other).name == "Other 1"
-    assert "Group: Friday dice" in client.get("/groups").data.decode()  # the tab's group is current
+    page = client.get("/groups").data.decode()
+    assert "Group: Friday dice" in page  # the tab's group is current, and the page says so
+    assert "Now in ann." in page and "The group is now called Friday dice." in page
+    assert client.post("/groups/rename", data={"name": "Friday dice", "group": first}).status_code == 303
+    assert "Now in" not in client.get("/groups").data.decode()  # in that group already: nothing to say
 
     other = switch_away()
     assert client.post("/groups/invites", data={"group": first}).status_code == 303
