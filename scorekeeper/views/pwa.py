@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
@@ -34,6 +34,16 @@ def service_worker():
     response = Response(body, mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
     response.add_etag()  # revalidated on every check: a 304 while nothing changed
     return response.make_conditional(request)
+
+
+@bp.route("/favicon.ico")
+def favicon():
+    """The icon for a client that asks for ``/favicon.ico`` (pages link the SVG one, which not
+    every browser, bookmark or feed reader reads): a redirect to the 32 px PNG, kept a day."""
+    response = redirect(static_url("icons/favicon-32.png"), 302)
+    response.cache_control.max_age = 86400
+    response.cache_control.public = True
+    return response
 
 
 @bp.route("/offline")

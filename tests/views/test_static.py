@@ -97,3 +97,14 @@ def test_the_static_cache_folder_is_the_one_the_environment_names(make_app, monk
         assert r.status_code == 200 and r.headers["Content-Encoding"] == "br"
     finally:
         app.extensions["scorekeeper.engine"].dispose()
+
+
+def test_favicon_ico_is_the_apps_icon(client):
+    """``/favicon.ico`` was a 404 (left alone before): a client that asks for it by that name is
+    sent to the 32 px PNG, which is served."""
+    r = client.get("/favicon.ico")
+    assert r.status_code == 302 and "max-age=86400" in r.headers["Cache-Control"]
+    icon = client.get(r.headers["Location"])
+    assert icon.status_code == 200 and icon.mimetype == "image/png"
+    body = b"".join(icon.response) if icon.is_streamed else icon.data
+    assert body[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(body[16:20], "big") == 32
