@@ -377,16 +377,14 @@ def hand_over(session: Session, user_id: int, group_id: int, member_id: int) -> 
     ``member_id`` is not a member of the group (or is its owner already). Two conditional
     UPDATEs in one transaction: two hand-overs at once leave exactly one owner.
     """
-    mine = (Membership.group_id == group_id) & (Membership.user_id == user_id)
-    stepped_down = session.execute(update(Membership).where(mine, Membership.role == OWNER)
-                                   .values(role=MEMBER)).rowcount
-    if not stepped_down:
+    def change_role(account: int, was: str, now: str) -> bool:
+        found = (Membership.group_id == group_id) & (Membership.user_id == account) & (Membership.role == was)
+        return bool(session.execute(update(Membership).where(found).values(role=now)).rowcount)
+
+    if not change_role(user_id, OWNER, MEMBER):
         session.rollback()
         raise NotAllowed(_("Only the group's owner can do that."))
-    theirs = (Membership.group_id == group_id) & (Membership.user_id == member_id)
-    stepped_up = session.execute(update(Membership).where(theirs, Membership.role == MEMBER)
-                                 .values(role=OWNER)).rowcount
-    if not stepped_up:
+    if not change_role(member_id, MEMBER, OWNER):
         session.rollback()
         raise NoSuch(_("That account is not a member of this group."))
     session.commit()
