@@ -10,7 +10,9 @@
   }
 
   // keep: nothing moves as the banner comes or goes (a finger may be on its way). Too near the
-  // top to scroll back by it, it says "Back online" (same height) until scrolled past.
+  // top to scroll back by it, it says "Back online" (same height) until scrolled past, tapped
+  // (a page kept offline is then loaded again: it is not followed live) or this phone's own next
+  // change comes in (the page moves then anyway).
   function showOffline(off, keep) {
     if (!banner) banner = document.getElementById("offline");
     if (!banner || document.body.hasAttribute("data-no-banner")) return;
@@ -18,7 +20,12 @@
     if (!off && keep && !banner.hidden && window.scrollY < banner.offsetHeight) {
       back = banner.innerHTML;
       banner.style.minHeight = banner.offsetHeight + "px";
-      banner.textContent = banner.getAttribute("data-say-online");
+      var copy = document.documentElement.hasAttribute("data-offline-copy");
+      var close = document.createElement("button");
+      close.type = "button";
+      close.textContent = banner.getAttribute(copy ? "data-say-online-copy" : "data-say-online");
+      banner.textContent = "";
+      banner.appendChild(close);
       document.documentElement.classList.remove("is-offline");
       return;
     }
@@ -120,6 +127,11 @@
       var shown = document.getElementById("tap-note");
       if (shown && !shown.hidden) note(p.textContent, 6000, true);
     });
+  });
+  document.addEventListener("click", function (e) {
+    if (back === null || !banner.contains(e.target)) return;
+    if (document.documentElement.hasAttribute("data-offline-copy")) location.reload();
+    else showOffline(false);
   });
   window.addEventListener("scroll", function () {
     if (back !== null && window.scrollY >= banner.offsetHeight) showOffline(false, 1);
@@ -281,6 +293,7 @@
   document.addEventListener("htmx:afterSettle", function () {
     var panel = document.getElementById("panel");
     if (panel && panel.classList.contains("arming")) {
+      if (back !== null && !panel.hasAttribute("data-polled")) showOffline(false);
       showOutcome(panel, panel.hasAttribute("data-polled"));
       if (!panel.hasAttribute("data-polled")) refocus(panel);
     }
