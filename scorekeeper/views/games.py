@@ -112,7 +112,8 @@ def setup(name: str):
         forms.mark_gaps(form.players)
         # htmx (a seat button on the page) swaps the form alone: the page keeps its scroll
         template = "games/_setup_form.html" if is_htmx() else "games/setup.html"
-        return render_template(template, spec=spec, form=form, error=None, known=known_players())
+        return render_template(template, spec=spec, form=form, error=None, known=known_players(),
+                               max_seats=max_seats)
     if request.method == "POST" and form.validate_on_submit():
         raw = [clean_name(n or "") for n in form.players.data]  # docs/game-record.md §Names
         names = [n for n in raw if n]
@@ -159,7 +160,7 @@ def setup(name: str):
             error = f"{error} {translated(err)}"
     status = 400 if error else 200
     return render_template("games/setup.html", spec=spec, form=form, error=error, known=known_players(),
-                           focus=focus), status
+                           focus=focus, max_seats=max_seats), status
 
 
 def _repeated_seat(names: list[str]) -> str | None:

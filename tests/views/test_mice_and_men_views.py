@@ -344,3 +344,18 @@ def test_an_opening_range_out_of_bounds_is_said_with_grouped_numbers_in_german(c
         "opt_opening_range-0": "0", "opt_opening_range-1": "20"})
     said = [html.unescape(m) for m in re.findall(r'class="msg error"[^>]*>([^<]*)', r.data.decode())]
     assert r.status_code == 400 and "Zahl muss zwischen 1 und 999.999.999 liegen." in said, said
+
+
+def test_add_a_seat_is_disabled_at_the_most_seats_and_says_so(client, auth):
+    """Mice and Men takes 4 to 8 players: at 8 seats "Add a seat" was still a live button that
+    did nothing and said nothing (found by a review). It is disabled there, with the reason."""
+    auth.register()
+    data = {"seats": "4", "starter": "0", "action": "add"}
+    for seats in range(4, 9):
+        page = client.get("/games/new/mice-and-men").data.decode() if seats == 4 else r.data.decode()
+        button = re.search(r'<button[^>]*id="add-seat"[^>]*>', page).group(0)
+        assert bool(re.search(r"\sdisabled[\s>]", button)) == (seats == 8), (seats, button)
+        assert ("8 seats: the most there can be." in page) == (seats == 8), seats
+        r = client.post("/games/new/mice-and-men", data={**data, "seats": str(seats)}, headers=HX)
+        assert r.status_code == 200
+        assert r.data.decode().count('class="seat"') == min(seats + 1, 8)
