@@ -21,6 +21,7 @@ from ..services.games import RESTORE_DAYS
 from ..services.groups import current_group
 from ..services import groups, transfer
 from ..web import limiter, message_response
+from ..words import game_title
 from .games import owned
 from .groups import form_group
 
@@ -186,13 +187,19 @@ def _import_limit() -> str:
     return current_app.config.get("IMPORT_RATE_LIMIT", IMPORT_RATE_LIMIT)
 
 
-def already_here(skipped: list[tuple[str, str]], sizes: dict[str, int]) -> list[str]:
-    """What a load says of the records it did not store again (``[(file, label)]``), one part
-    per file: "b.json", "all.zip (all 7 games)", or "list.json, record 2" for a few of a file's
-    records. Each record of an export named again made a wall of text (found by a review)."""
+def already_here(skipped: list[tuple], sizes: dict[str, int]) -> list[str]:
+    """What a load says of the records it did not store again (``[(file, label, new_game)]``,
+    :func:`scorekeeper.services.history.import_files`), one part per file: "b.json", "all.zip
+    (all 7 games)", or, for a few of a file's records, each with its game, when it was played
+    and its players: "list.json, record 2 (Mitchi, Sun 29 Nov 2026, 20:30: Ann, Ben)". Each record
+    of an export named again made a wall of text; a position alone in an export's games.json did
+    not say which game it was (found by reviews)."""
     by_file: dict[str, list[str]] = {}
-    for file, label in skipped:
-        by_file.setdefault(file, []).append(label)
+    for file, label, game in skipped:
+        played = f", {hist.when(game.played_at, _tz())}" if game.played_at else ""
+        what = _("%(game)s%(when)s: %(players)s", game=game_title(game.name), when=played,
+                 players=", ".join(game.players))
+        by_file.setdefault(file, []).append(f"{label} ({what})")
     parts = []
     for file, labels in by_file.items():
         total = sizes.get(file, len(labels))

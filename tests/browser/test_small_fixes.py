@@ -378,7 +378,7 @@ def test_back_online_the_bar_goes_when_tapped_or_with_the_next_entry(page: Page,
     expect(turned.locator("#panel")).to_contain_text("Cat's turn")
     turned.close()
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
-    expect(banner).to_contain_text("Back online. Tap here to load this page as it is now.")
+    expect(banner).to_contain_text("Back online. Tap here to load this page again.")
     with page.expect_navigation():
         banner.click()
     expect(banner).to_be_hidden()

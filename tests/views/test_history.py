@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import html as html_module
 import json
 import re
 import zipfile
@@ -495,7 +496,6 @@ def test_players_are_listed_alphabetically_with_accented_letters_among_their_bas
     """The players page, the player filter of the games list and "Players you know" on a new
     game list names by their letters: "Émile" among the E's, "Łukasz" among the L's, "Ørjan"
     among the O's. By code point they all came after Z (found by a review)."""
-    import html as html_module
 
     auth.register()
     names = ("Zoë", "Łukasz", "Xavier", "Ørjan", "Émile", "Dagmar")
@@ -524,6 +524,11 @@ def test_records_loaded_again_are_named_by_their_file(client, auth):
                names=["list.json", "one.json"])
     said = client.get(r.headers["Location"]).data.decode()
     assert "Already here, not loaded again: list.json (4 of its 5 games), one.json." in said
-    r = upload(client, records[:2] + [golden("mitchi/mitchi-11-end-exactly-at-limit")], names=["few.json"])
-    said = client.get(r.headers["Location"]).data.decode()
-    assert "Already here, not loaded again: few.json, record 1, few.json, record 2." in said
+    # A few of a file's records: each named with its game, when it was played and its players (a
+    # position alone, "all.zip: games.json, record 1", did not say which game; found by a review).
+    played = dict(records[1], played_at="2026-11-29T19:30:00Z")
+    r = upload(client, [records[0], played, golden("mitchi/mitchi-11-end-exactly-at-limit")], names=["few.json"])
+    said = html_module.unescape(client.get(r.headers["Location"]).data.decode())
+    first, second = (", ".join(r["players"]) for r in records[:2])
+    assert (f"Already here, not loaded again: few.json, record 1 (Mitchi: {first}), "
+            f"few.json, record 2 (Mitchi, Sun 29 Nov 2026, 19:30: {second}).") in said

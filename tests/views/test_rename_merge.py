@@ -52,7 +52,7 @@ def test_a_rename_to_the_same_name_changes_nothing_and_says_so(client, auth):
     version = client.get(f"/games/{game}/record.json").json
     r = client.post(f"/players/{jorg}/rename", data={"name": " Jörg "}, follow_redirects=True)
     page = html.unescape(r.data.decode())
-    assert "The name is already Jörg: nothing was changed." in page and "is now" not in page
+    assert "The name is already Jörg: nothing was changed." in page and "is now Jörg" not in page
     assert client.get(f"/games/{game}/record.json").json == version
     for _tap in range(2):
         r = client.post(f"/players/{jorg}/rename", data={"name": "jörg"}, follow_redirects=True)
