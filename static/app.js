@@ -152,7 +152,9 @@
       });
       live.textContent = parts.join(" ");
     }
-    if (quiet) return;
+    if (!quiet) nextInView(panel);
+  }
+  function nextInView(panel) {
     var now = panel.querySelector(".now") || panel;
     var top = panel.getBoundingClientRect().top;
     if (top < 0 || now.getBoundingClientRect().bottom > window.innerHeight) {
@@ -170,9 +172,12 @@
     if (need > 0 && keep > 0) window.scrollBy({ top: Math.min(need, keep), behavior: "instant" });
   }
   window.addEventListener("DOMContentLoaded", function () {
-    // A page loaded after a change without htmx (a correction) too.
+    // A page loaded after a change without htmx (a correction) too. A game page just opened on
+    // a small phone has the next action's buttons in view as well, as after each entry (the
+    // first turn's send buttons were below a 320x640 screen; found by a review).
     var panel = document.getElementById("panel");
     if (panel && panel.querySelector(".msg")) showOutcome(panel);
+    else if (panel && panel.querySelector("form.entry") && !location.hash && window.scrollY === 0) nextInView(panel);
   });
 
   // A new panel ignores taps a moment: a double tap must not make the next player's entry;

@@ -132,3 +132,20 @@ def test_undo_is_under_the_pad_in_view_after_each_tap(page: Page, live_server: s
             turn(page, a, b, 1)
     expect(page.locator("#panel")).to_contain_text("Tie-break")
     assert in_view(page, ".undo-redo button"), "Undo is below the fold in a tie-break"
+
+
+def test_a_game_opened_on_a_small_phone_shows_its_first_turn_whole(page: Page, live_server: str):
+    """A new Mitchi game on a 320x640 phone opened with the second die's row cut off and the send
+    buttons below the screen; only after the first entry did the page bring them up (found by a
+    review). Opened, it now shows the turn and its whole form, as after an entry; on a phone where
+    all of it fits, the page stays at its top."""
+    base = live_server
+    register(page, base, "smallphone")
+    for width, height in ((320, 640), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        set_up(page, base, "mitchi", ["Ann", "Ben", "Cat", "Dan"], starter=0)
+        page.wait_for_timeout(200)
+        assert in_view(page, "#panel .now"), width
+        assert in_view(page, "#panel form.entry button[name=rolls]"), width
+        assert in_view(page, "#panel fieldset label"), width
+        assert (page.evaluate("window.scrollY") > 0) == (width == 320), width
