@@ -449,3 +449,35 @@ def test_after_a_refused_setup_the_first_marked_field_has_the_focus(page: Page, 
     seat = page.get_by_label("Name in seat 3", exact=True)
     expect(seat).to_be_focused()
     assert seat.evaluate("el => el.getBoundingClientRect().bottom <= innerHeight + 1")  # in view
+
+
+def test_the_german_players_table_stays_inside_the_page_at_320_px(page: Page, live_server: str, tmp_path):
+    """In German at 320 px, with a long name that breaks only inside its words, the players table
+    was 10 px wider than the page's column and the page 1 px wider than the phone (found by a
+    review): it stays inside the column now."""
+    from .conftest import set_up
+
+    base = live_server
+    register(page, base)
+    names = {"Ann": "<b>Bo</b><script>alert(1)</script>", "Ben": "Zoë Müller-Lüdenscheidt-Overath-Wanne-E"}
+    text = json.dumps(json.loads(RECORD.read_text())["record"])
+    for short, long in names.items():
+        text = text.replace(f'"{short}"', f'"{long}"')
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    page.goto(base + "/import")
+    page.set_input_files("#records", str(path))
+    page.get_by_role("button", name="Load the games").click()
+    page.wait_for_load_state()
+    set_up(page, base, "mitchi", [*names.values(), "Eve"], starter=0)  # a running game: "(1 beendet)"
+    page.goto(base + "/settings")
+    page.get_by_role("button", name="Deutsch").click()
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"{base}/players")
+    expect(page.locator("table.players")).to_contain_text("beendet")
+    table = page.locator("table.players").bounding_box()
+    column = page.evaluate("""() => { const m = document.querySelector('main'), s = getComputedStyle(m);
+        return m.getBoundingClientRect().right - parseFloat(s.paddingRight); }""")
+    assert table["x"] + table["width"] <= column + 0.5, (table, column)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
