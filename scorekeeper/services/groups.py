@@ -374,9 +374,13 @@ def hand_over(session: Session, user_id: int, group_id: int, member_id: int) -> 
 
     Raises :class:`NotAllowed` unless ``user_id`` is the group's owner (a hand-over tapped twice,
     or on two phones at once: the first one made them a member), :class:`NoSuch` when
-    ``member_id`` is not a member of the group (or is its owner already). Two conditional
+    ``member_id`` is not a member of the group, is its owner already, or is ``user_id``. Two conditional
     UPDATEs in one transaction: two hand-overs at once leave exactly one owner.
     """
+    if member_id == user_id:
+        _require_owner(session, user_id, group_id)
+        raise NoSuch(_("You cannot hand the group to yourself: choose another member."))
+
     def change_role(account: int, was: str, now: str) -> bool:
         found = (Membership.group_id == group_id) & (Membership.user_id == account) & (Membership.role == was)
         return bool(session.execute(update(Membership).where(found).values(role=now)).rowcount)

@@ -525,6 +525,10 @@ def test_the_owner_hands_the_group_to_a_member_and_may_then_leave_it(app, client
     r = ben.post(f"/groups/members/{ben_id}/owner", data={"group": str(group)})  # a member: refused
     assert r.status_code == 403 and "Only the group&#39;s owner" in r.data.decode()
     assert client.post("/groups/members/99999/owner", data={"group": str(group)}).status_code == 404
+    with Session(engine) as s:
+        ann_id = s.exec(select(User).where(User.username == "ann")).one().id
+    r = client.post(f"/groups/members/{ann_id}/owner", data={"group": str(group)})  # to herself
+    assert r.status_code == 404 and "cannot hand the group to yourself" in r.data.decode()
     assert roles() == {"ann": "owner", "ben": "member"}
 
     r = client.post(f"/groups/members/{ben_id}/owner", data={"group": str(group)}, follow_redirects=True)
