@@ -1105,7 +1105,8 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     A record the group already has (same game, seats, options and log: the same
     content hash), or one given twice, is not stored again: ``(its file's name, its label, its
     :class:`~scorekeeper.services.games.NewGame`)`` is appended to ``skipped``, or its label to
-    ``removed`` when it is a removed game that can still be restored. ``sizes`` gets how many records each file held, by its name.
+    ``removed`` when it is a removed game that can still be restored. ``sizes`` gets how many
+    records each file held, by its name.
     Loads for one group are stored one at a time (:func:`lock_group`), so
     simultaneous uploads of one record make one game. Cost: one replay per record, one
     indexed look-up per 500 records, and a few bulk inserts (2,000 records: seconds).

@@ -189,7 +189,8 @@ def hand_over(user_id: int):
         theirs = groups.membership(session, user_id, group.id)
         if theirs is not None and theirs.role == groups.OWNER and groups.current_role() == groups.MEMBER:
             # Tapped twice (or on two phones): the first one did it.
-            flash(_("%(name)s is the owner already; nothing changed.", name=session.get(User, user_id).username))
+            name = session.get(User, user_id).username
+            flash(_("%(name)s is the owner already; nothing changed.", name=name))
             return redirect(url_for("groups.index"), 303)
         return _refused(err)
     flash(_("%(name)s is now the owner of %(group)s; you are a member and may leave it.",

@@ -514,12 +514,14 @@ def test_the_owner_hands_the_group_to_a_member_and_may_then_leave_it(app, client
 
     def roles() -> dict[str, str]:
         with Session(engine) as s:
-            rows = s.exec(select(User.username, Membership.role).join(Membership, Membership.user_id == User.id)
+            rows = s.exec(select(User.username, Membership.role)
+                          .join(Membership, Membership.user_id == User.id)
                           .where(Membership.group_id == group)).all()
         return dict(rows)
 
     page = client.get("/groups").data.decode()
-    assert f'action="/groups/members/{ben_id}/owner"' in page and "make another member its owner first" in page
+    assert f'action="/groups/members/{ben_id}/owner"' in page
+    assert "make another member its owner first" in page
     r = client.post("/groups/leave", data={"group": str(group)})
     assert r.status_code == 403 and "make another member its owner first" in r.data.decode()
     r = ben.post(f"/groups/members/{ben_id}/owner", data={"group": str(group)})  # a member: refused
@@ -562,8 +564,10 @@ def test_two_hand_overs_at_once_leave_one_owner(app, client, auth):
     phones = [app.test_client() for _ in ids]
     for phone in phones:
         copy_cookies(client, phone)
-    answers = together(2, lambda k: phones[k].post(f"/groups/members/{ids[k]}/owner", data={"group": str(group)}))
+    answers = together(2, lambda k: phones[k].post(f"/groups/members/{ids[k]}/owner",
+                                                   data={"group": str(group)}))
     assert sorted(r.status_code for r in answers) == [303, 403]
     with Session(engine) as s:
-        owners = s.exec(select(Membership).where(Membership.group_id == group, Membership.role == "owner")).all()
+        owners = s.exec(select(Membership)
+                        .where(Membership.group_id == group, Membership.role == "owner")).all()
     assert len(owners) == 1 and owners[0].user_id in ids

@@ -527,7 +527,8 @@ def test_records_loaded_again_are_named_by_their_file(client, auth):
     # A few of a file's records: each named with its game, when it was played and its players (a
     # position alone, "all.zip: games.json, record 1", did not say which game; found by a review).
     played = dict(records[1], played_at="2026-11-29T19:30:00Z")
-    r = upload(client, [records[0], played, golden("mitchi/mitchi-11-end-exactly-at-limit")], names=["few.json"])
+    r = upload(client, [records[0], played, golden("mitchi/mitchi-11-end-exactly-at-limit")],
+               names=["few.json"])
     said = html_module.unescape(client.get(r.headers["Location"]).data.decode())
     first, second = (", ".join(r["players"]) for r in records[:2])
     assert (f"Already here, not loaded again: few.json, record 1 (Mitchi: {first}), "
