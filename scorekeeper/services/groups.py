@@ -352,9 +352,14 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
         raise NotAllowed(_("The group's owner cannot be removed."))
     # A DELETE statement, not session.delete(m): the same removal tapped on two phones at once
     # deletes the row once, and the other finds none (not a flush expecting one, which warns).
-    gone = session.execute(delete(Membership).where(Membership.id == m.id)).rowcount
+    # Only a member's row, as it is when deleted: one the owner made the owner on another phone
+    # meanwhile (hand_over) stays, or the group would be left with no owner.
+    gone = session.execute(delete(Membership).where(Membership.id == m.id,
+                                                    Membership.role == MEMBER)).rowcount
     if gone == 0:
         session.rollback()
+        if (now := membership(session, member_id, group_id)) is not None and now.role == OWNER:
+            raise NotAllowed(_("The group's owner cannot be removed."))
         raise NoSuch(_("That account is not a member of this group."))
     removal = _removal(session, group_id, member_id)
     if removal is None:

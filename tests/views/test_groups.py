@@ -571,3 +571,37 @@ def test_two_hand_overs_at_once_leave_one_owner(app, client, auth):
         owners = s.exec(select(Membership)
                         .where(Membership.group_id == group, Membership.role == "owner")).all()
     assert len(owners) == 1 and owners[0].user_id in ids
+
+
+def test_a_removal_and_a_hand_over_of_one_member_at_once_leave_one_owner(app, client, auth):
+    """The owner, on two phones, removes ben on one and makes him the owner on the other at the
+    same moment: the removal read ben as a member, the hand-over made him the owner, and the
+    removal then deleted the owner's row: a group with no owner (found by a review). The group
+    keeps exactly one owner, whichever came first."""
+    from .test_once import together
+    from .test_sessions import copy_cookies
+
+    auth.register("ann")
+    path = invite_link(client).split("localhost", 1)[1]
+    engine = app.extensions["scorekeeper.engine"]
+    with Session(engine) as s:
+        group = s.exec(select(Membership)).one().group_id
+    owner = client
+    for name in ("ben", "cat", "dan", "eve", "fay", "gus"):  # a race is a matter of timing: several
+        other = app.test_client()
+        Auth(other).register(name)
+        assert other.post(path).status_code == 303
+        with Session(engine) as s:
+            them = s.exec(select(User).where(User.username == name)).one().id
+        phones = [app.test_client() for _ in range(2)]
+        for phone in phones:
+            copy_cookies(owner, phone)
+        urls = [f"/groups/members/{them}/remove", f"/groups/members/{them}/owner"]
+        answers = together(2, lambda k: phones[k].post(urls[k], data={"group": str(group)}))
+        assert all(not isinstance(r, Exception) and r.status_code < 500 for r in answers), answers
+        with Session(engine) as s:
+            owners = s.exec(select(Membership).where(Membership.group_id == group,
+                                                     Membership.role == "owner")).all()
+        assert len(owners) == 1, (name, [r.status_code for r in answers])
+        if owners[0].user_id == them:
+            owner = other  # the next round's owner
