@@ -405,10 +405,18 @@ def leave(session: Session, user_id: int, group_id: int) -> None:
     m = membership(session, user_id, group_id)
     if m is None:
         raise NotAllowed(_("You are not a member of that group."))
+    owner_stays = _("The owner cannot leave the group: make another member its owner first "
+                    "(on the group's page, under Members), then leave it.")
     if m.role == OWNER:
-        raise NotAllowed(_("The owner cannot leave the group: make another member its owner first "
-                           "(on the group's page, under Members), then leave it."))
-    session.delete(m)
+        raise NotAllowed(owner_stays)
+    # Only a member's row, as it is when deleted: made the owner on another phone meanwhile
+    # (hand_over), they stay, or the group would be left with no owner.
+    gone = session.execute(delete(Membership).where(Membership.id == m.id,
+                                                    Membership.role == MEMBER)).rowcount
+    if not gone:
+        session.rollback()
+        now = membership(session, user_id, group_id)
+        raise NotAllowed(owner_stays if now is not None else _("You are not a member of that group."))
     session.commit()
     if cookie.get("group_id") == group_id:
         cookie.pop("group_id", None)
