@@ -128,11 +128,15 @@
       if (shown && !shown.hidden) note(p.textContent, 6000, true);
     });
   });
+  // Closed by a tap, the bar takes the page up with it: a second tap of a double tap, on what
+  // came under the finger (the header's Games), is ignored.
+  var barClosed = 0;
   document.addEventListener("click", function (e) {
+    if (Date.now() - barClosed < 700) { e.preventDefault(); e.stopPropagation(); return; }
     if (back === null || !banner.contains(e.target)) return;
     if (document.documentElement.hasAttribute("data-offline-copy")) location.reload();
-    else showOffline(false);
-  });
+    else { barClosed = Date.now(); showOffline(false); }
+  }, true);
   window.addEventListener("scroll", function () {
     if (back !== null && window.scrollY >= banner.offsetHeight) showOffline(false, 1);
   }, { passive: true });
