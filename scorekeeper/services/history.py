@@ -1104,8 +1104,8 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     keeps its ``played_at`` and ``history`` and is linked to player profiles.
     A record the group already has (same game, seats, options and log: the same
     content hash), or one given twice, is not stored again: ``(its file's name, its label, its
-    :class:`~scorekeeper.services.games.NewGame`)`` is appended to ``skipped``, or its label to
-    ``removed`` when it is a removed game that can still be restored. ``sizes`` gets how many
+    :class:`~scorekeeper.services.games.NewGame`)`` is appended to ``skipped``, or ``(its label, its
+    NewGame)`` to ``removed`` when it is a removed game that can still be restored. ``sizes`` gets how many
     records each file held, by its name.
     Loads for one group are stored one at a time (:func:`lock_group`), so
     simultaneous uploads of one record make one game. Cost: one replay per record, one
@@ -1131,7 +1131,7 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
         for inc, file in zip(checked, file_of):
             if inc.content_hash in restorable:
                 if removed is not None:
-                    removed.append(inc.source)
+                    removed.append((inc.source, inc.new_game))
                 continue
             if inc.content_hash in seen:
                 if skipped is not None:

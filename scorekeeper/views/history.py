@@ -187,6 +187,15 @@ def _import_limit() -> str:
     return current_app.config.get("IMPORT_RATE_LIMIT", IMPORT_RATE_LIMIT)
 
 
+def named(label: str, game) -> str:
+    """A record's ``label`` with its game (a NewGame), when it was played and its players:
+    "list.json, record 2 (Mitchi, Sun 29 Nov 2026, 20:30: Ann, Ben)"."""
+    played = f", {hist.when(game.played_at, _tz())}" if game.played_at else ""
+    what = _("%(game)s%(when)s: %(players)s", game=game_title(game.name), when=played,
+             players=", ".join(game.players))
+    return f"{label} ({what})"
+
+
 def already_here(skipped: list[tuple], sizes: dict[str, int]) -> list[str]:
     """What a load says of the records it did not store again (``[(file, label, new_game)]``,
     :func:`scorekeeper.services.history.import_files`), one part per file: "b.json", "all.zip
@@ -196,10 +205,7 @@ def already_here(skipped: list[tuple], sizes: dict[str, int]) -> list[str]:
     not say which game it was (found by reviews)."""
     by_file: dict[str, list[str]] = {}
     for file, label, game in skipped:
-        played = f", {hist.when(game.played_at, _tz())}" if game.played_at else ""
-        what = _("%(game)s%(when)s: %(players)s", game=game_title(game.name), when=played,
-                 players=", ".join(game.players))
-        by_file.setdefault(file, []).append(f"{label} ({what})")
+        by_file.setdefault(file, []).append(named(label, game))
     parts = []
     for file, labels in by_file.items():
         total = sizes.get(file, len(labels))
@@ -252,7 +258,8 @@ def import_games():
                     flash(_("Already here, not loaded again: %(names)s.", names=", ".join(parts)))
             if removed:
                 # not in the lists, but not gone: a second copy would come back beside it on a restore
-                removed = list(dict.fromkeys(removed))  # a file sent twice is named once
+                # a file sent twice is named once; each record with its game, time and players
+                removed = list(dict.fromkeys(named(label, game) for label, game in removed))
                 names = ", ".join(removed[:5])
                 if len(removed) > 5:
                     names += _(" and %(num)d more", num=len(removed) - 5)

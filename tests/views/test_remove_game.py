@@ -219,8 +219,11 @@ def test_loading_the_record_of_a_removed_game_says_where_to_restore_it(app, clie
     r = upload(client, record, record, names=["r0.json", "r0.json"])  # the same file twice: named once
     assert r.status_code == 303
     said = client.get(r.headers["Location"]).data.decode()
-    assert ("Not loaded again, as it is a game removed in the last 30 days: r0.json. "
-            "Restore it under Account, Removed games.") in said
+    # named with its game, when it was played and its players, which a position alone did not say
+    # (found by a review)
+    assert re.search(r"Not loaded again, as it is a game removed in the last 30 days: r0\.json "
+                     r"\(Mitchi, \w{3} \d+ \w{3} \d{4}, \d\d:\d\d: Ann, Ben\)\. "
+                     r"Restore it under Account, Removed games\.", said), said
     assert "Already here" not in said and "0 games" in client.get("/").data.decode()
     with app.app_context():
         s = get_session()
