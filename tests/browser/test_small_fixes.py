@@ -86,6 +86,19 @@ def test_a_seat_button_answers_in_place(page: Page, live_server: str):
     assert "Fay" in page.locator("#panel").inner_text()
 
 
+def load_renamed(page: Page, base: str, tmp_path, names: dict[str, str]) -> None:
+    """Load :data:`RECORD` through the import page, its players renamed by ``names``."""
+    text = json.dumps(json.loads(RECORD.read_text())["record"])
+    for short, long in names.items():
+        text = text.replace(f'"{short}"', f'"{long}"')
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    page.goto(base + "/import")
+    page.set_input_files("#records", str(path))
+    page.get_by_role("button", name="Load the games").click()
+    page.wait_for_load_state()
+
+
 def test_the_players_table_fits_a_small_phone_in_english_and_german(page: Page, live_server: str, tmp_path):
     """A player with a running game shows "3 (2 ended)" under Games: kept on one line, it made
     the Players table wider than a phone (387 px at 320, 451 px in German at 390), so the whole
@@ -96,15 +109,7 @@ def test_the_players_table_fits_a_small_phone_in_english_and_german(page: Page, 
     base = live_server
     register(page, base)
     names = {"Ann": "Maximilian", "Ben": "Bartholomäus", "Cat": "Konstantin"}
-    text = json.dumps(json.loads(RECORD.read_text())["record"])
-    for short, long in names.items():
-        text = text.replace(f'"{short}"', f'"{long}"')
-    path = tmp_path / "game.json"
-    path.write_text(text)
-    page.goto(base + "/import")
-    page.set_input_files("#records", str(path))
-    page.get_by_role("button", name="Load the games").click()
-    page.wait_for_load_state()
+    load_renamed(page, base, tmp_path, names)
     set_up(page, base, "mitchi", list(names.values()), starter=0)  # a running game: "2 (1 ended)"
     for width, language in ((320, "en"), (360, "en"), (390, "de"), (320, "de")):
         if language == "de" and page.locator("html").get_attribute("lang") != "de":
@@ -462,15 +467,7 @@ def test_the_german_players_table_stays_inside_the_page_at_320_px(page: Page, li
     base = live_server
     register(page, base)
     names = {"Ann": "<b>Bo</b><script>alert(1)</script>", "Ben": "Zoë Müller-Lüdenscheidt-Overath-Wanne-E"}
-    text = json.dumps(json.loads(RECORD.read_text())["record"])
-    for short, long in names.items():
-        text = text.replace(f'"{short}"', f'"{long}"')
-    path = tmp_path / "game.json"
-    path.write_text(text)
-    page.goto(base + "/import")
-    page.set_input_files("#records", str(path))
-    page.get_by_role("button", name="Load the games").click()
-    page.wait_for_load_state()
+    load_renamed(page, base, tmp_path, names)
     set_up(page, base, "mitchi", [*names.values(), "Eve"], starter=0)  # a running game: "(1 beendet)"
     page.goto(base + "/settings")
     page.get_by_role("button", name="Deutsch").click()
