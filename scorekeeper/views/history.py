@@ -203,9 +203,9 @@ def already_here(skipped: list[tuple], sizes: dict[str, int]) -> list[str]:
     and its players: "list.json, record 2 (Mitchi, Sun 29 Nov 2026, 20:30: Ann, Ben)". Each record
     of an export named again made a wall of text; a position alone in an export's games.json did
     not say which game it was (found by reviews)."""
-    by_file: dict[str, list[str]] = {}
+    by_file: dict[str, list[tuple]] = {}
     for file, label, game in skipped:
-        by_file.setdefault(file, []).append(named(label, game))
+        by_file.setdefault(file, []).append((label, game))
     parts = []
     for file, labels in by_file.items():
         total = sizes.get(file, len(labels))
@@ -213,8 +213,8 @@ def already_here(skipped: list[tuple], sizes: dict[str, int]) -> list[str]:
             parts.append(file)
         elif len(labels) == total:
             parts.append(_("%(file)s (all %(num)d games)", file=file, num=total))
-        elif len(labels) <= 3:
-            parts += labels
+        elif len(labels) <= 3:  # named only here: a load of 2,000 known records formats no date
+            parts += [named(label, game) for label, game in labels]
         else:
             parts.append(_("%(file)s (%(num)d of its %(total)d games)", file=file, num=len(labels), total=total))
     return parts
@@ -258,9 +258,9 @@ def import_games():
                     flash(_("Already here, not loaded again: %(names)s.", names=", ".join(parts)))
             if removed:
                 # not in the lists, but not gone: a second copy would come back beside it on a restore
-                # a file sent twice is named once; each record with its game, time and players
-                removed = list(dict.fromkeys(named(label, game) for label, game in removed))
-                names = ", ".join(removed[:5])
+                # a file sent twice is named once; the first five with their game, time and players
+                removed = list(dict(removed).items())
+                names = ", ".join(named(label, game) for label, game in removed[:5])
                 if len(removed) > 5:
                     names += _(" and %(num)d more", num=len(removed) - 5)
                 flash(ngettext("Not loaded again, as it is a game removed in the last %(days)d days: %(names)s. "
