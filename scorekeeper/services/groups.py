@@ -340,6 +340,15 @@ def join(session: Session, user_id: int, invite: Invite) -> Group:
     return session.get(Group, invite.group_id)
 
 
+def _delete_member_row(session: Session, m: Membership) -> bool:
+    """Delete membership ``m`` if it is still a member's row when deleted; True if it was. One made
+    the owner on another phone meanwhile (:func:`hand_over`) stays, or the group would be left
+    with no owner. A DELETE statement, not ``session.delete(m)``: the same removal tapped on two
+    phones at once deletes the row once, and the other finds none (not a flush expecting one)."""
+    return bool(session.execute(delete(Membership).where(Membership.id == m.id,
+                                                         Membership.role == MEMBER)).rowcount)
+
+
 def remove_member(session: Session, user_id: int, group_id: int, member_id: int) -> None:
     """Remove ``member_id`` from the group (owner only; an owner cannot be removed). Commits.
     The member's entries stay in the games' logs. The removal is kept (its time), so that
@@ -350,13 +359,7 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
         raise NoSuch(_("That account is not a member of this group."))
     if m.role == OWNER:
         raise NotAllowed(_("The group's owner cannot be removed."))
-    # A DELETE statement, not session.delete(m): the same removal tapped on two phones at once
-    # deletes the row once, and the other finds none (not a flush expecting one, which warns).
-    # Only a member's row, as it is when deleted: one the owner made the owner on another phone
-    # meanwhile (hand_over) stays, or the group would be left with no owner.
-    gone = session.execute(delete(Membership).where(Membership.id == m.id,
-                                                    Membership.role == MEMBER)).rowcount
-    if gone == 0:
+    if not _delete_member_row(session, m):
         session.rollback()
         if (now := membership(session, member_id, group_id)) is not None and now.role == OWNER:
             raise NotAllowed(_("The group's owner cannot be removed."))
@@ -379,8 +382,8 @@ def hand_over(session: Session, user_id: int, group_id: int, member_id: int) -> 
 
     Raises :class:`NotAllowed` unless ``user_id`` is the group's owner (a hand-over tapped twice,
     or on two phones at once: the first one made them a member), :class:`NoSuch` when
-    ``member_id`` is not a member of the group, is its owner already, or is ``user_id``. Two conditional
-    UPDATEs in one transaction: two hand-overs at once leave exactly one owner.
+    ``member_id`` is not a member of the group, is its owner already, or is ``user_id``. Two
+    conditional UPDATEs in one transaction: two hand-overs at once leave exactly one owner.
     """
     if member_id == user_id:
         _require_owner(session, user_id, group_id)
@@ -409,11 +412,7 @@ def leave(session: Session, user_id: int, group_id: int) -> None:
                     "(on the group's page, under Members), then leave it.")
     if m.role == OWNER:
         raise NotAllowed(owner_stays)
-    # Only a member's row, as it is when deleted: made the owner on another phone meanwhile
-    # (hand_over), they stay, or the group would be left with no owner.
-    gone = session.execute(delete(Membership).where(Membership.id == m.id,
-                                                    Membership.role == MEMBER)).rowcount
-    if not gone:
+    if not _delete_member_row(session, m):
         session.rollback()
         now = membership(session, user_id, group_id)
         raise NotAllowed(owner_stays if now is not None else _("You are not a member of that group."))
