@@ -1,7 +1,8 @@
 """The database: one engine per app, one Session per request on ``flask.g``.
 
 SQLite gets WAL, foreign keys on and a busy timeout on every connection; a PostgreSQL
-connection is checked on checkout by the request's own ``BEGIN`` (:func:`_begin_as_ping`).
+connection is checked on checkout by the request's own ``BEGIN`` (:func:`_begin_as_ping`), but
+on an entry and the live poll, which run in autocommit (:data:`SINGLE_STATEMENT_ROUTES`).
 Migrations run through :func:`migrate` on a plain connection (see
 ``migrations/env.py``): a batch migration with ``foreign_keys=ON`` would
 cascade deletes when it rebuilds a parent table.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import current_app, g
+from flask import current_app, g, has_request_context, request
 from sqlalchemy import event, make_url
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError
@@ -42,9 +43,22 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+#: The routes whose reads and writes are each one statement (an entry, the live poll): their
+#: connection is in autocommit, with no ``BEGIN`` on checkout (:func:`_begin_as_ping`).
+SINGLE_STATEMENT_ROUTES = frozenset({"games.add_entry", "games.poll"})
+
+
 def _begin_as_ping(dbapi_conn, _record, _proxy) -> None:
     """PostgreSQL (psycopg): on every checkout from the pool, check that the server is still
     there and open the request's transaction, in one round trip.
+
+    On the :data:`SINGLE_STATEMENT_ROUTES` neither: the connection is put in autocommit, so a
+    read is one round trip and an entry's one write commits itself (no ``BEGIN``, no
+    ``COMMIT``: two round trips of an entry's four, docs/speed.md §PostgreSQL's share). A
+    change that writes more than one statement opens its own transaction
+    (:func:`begin_if_autocommit`). Their first statement, the account's read, is then the check:
+    on a dropped connection it is read again on a fresh one
+    (:func:`scorekeeper.services.groups.load_account`).
 
     SQLAlchemy's ``pool_pre_ping`` sends ``;`` on checkout, and psycopg then sends ``BEGIN``
     before the first statement: two round trips, each about 140 µs of the app's CPU, where one
@@ -59,12 +73,27 @@ def _begin_as_ping(dbapi_conn, _record, _proxy) -> None:
     pgconn = dbapi_conn.pgconn
     if pgconn.transaction_status != pq.TransactionStatus.IDLE:
         return  # a transaction already open (none is: the pool rolls back on return)
+    single = has_request_context() and request.endpoint in SINGLE_STATEMENT_ROUTES
+    if dbapi_conn.autocommit != single:
+        dbapi_conn.autocommit = single  # psycopg: no round trip while no transaction is open
+    if single:
+        return
     try:
         ok = pgconn.exec_(b"BEGIN").status == pq.ExecStatus.COMMAND_OK
     except Error:
         ok = False
     if not ok:
         raise DisconnectionError("the database server dropped this connection")
+
+
+def begin_if_autocommit(session: Session) -> None:
+    """Open a transaction on the session's connection if it is in autocommit (PostgreSQL, a
+    :data:`SINGLE_STATEMENT_ROUTES` request): for a change of more than one statement, which
+    then commits (``session.commit()``: psycopg sends ``COMMIT`` whenever a transaction is
+    open) or rolls back as a whole. Elsewhere the session's transaction is already open."""
+    conn = session.connection()
+    if getattr(conn.connection.dbapi_connection, "autocommit", False):
+        conn.exec_driver_sql("BEGIN")
 
 
 def alembic_config(url: str):

@@ -105,6 +105,12 @@ def fast_mark(game: ColumnElement, old: ColumnElement, new: ColumnElement, round
 _FAST = fast_mark(bindparam("b_game"), bindparam("b_old"), bindparam("b_version"), bindparam("b_rounds"))
 
 
+def rewrites_all(state: GameState) -> bool:
+    """Whether :func:`store` writes every round of ``state`` again: a whole replayed state, or a
+    snapshot's that left no round out (a game in its first rounds)."""
+    return not getattr(state.rounds, "dropped", 0)
+
+
 def store(session: Session, game: Game, state: GameState, marked: bool | None = None) -> None:
     """Bring the game's stored rounds to ``state`` at the game's (new) ``version``, in the
     caller's transaction; no commit.
@@ -117,7 +123,7 @@ def store(session: Session, game: Game, state: GameState, marked: bool | None = 
     row (None: not run yet).
     """
     played = state.rounds_played
-    if not getattr(state.rounds, "dropped", 0):
+    if rewrites_all(state):
         players, options = json.loads(game.players), json.loads(game.options)
         _write_all(session.connection(), game.id, game.version,
                    round_cells(game.game, players, options, state.summary()["rounds"]))

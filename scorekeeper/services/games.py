@@ -37,6 +37,7 @@ from ..models import Entry, Game, GameSnapshot, User, utcnow
 from ..rules import RULES_VERSION, find_game
 from ..rules import record as records
 from ..rules.base import N_, GameState, IllegalEntry, Nn_, Phrase, RecordError, RoundLog, RuleError
+from ..db import begin_if_autocommit
 from . import export_rows, stats
 
 #: Entries the game panel lists ("Last entries").
@@ -609,6 +610,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     if game.version != version:
         session.rollback()
         raise Stale()
+    from_snapshot = "entries" not in loaded.__dict__  # else replayed from the log (its row may be missing)
     state = loaded.state
     played, finished, scores = state.rounds_played, state.finished, state.current_scores()
     try:
@@ -620,6 +622,10 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     had_redo = loaded.redo is not None
     _end_read(session)
     one_write = not had_redo and session.get_bind().dialect.name == "postgresql"
+    # Scores move at a round's end, at the game's end, and in Mice and Men as a player runs.
+    moved = state.current_scores() != scores or state.rounds_played != played or state.finished != finished
+    if not (one_write and from_snapshot and not moved and not export_rows.rewrites_all(state)):
+        begin_if_autocommit(session)  # more than the one write: all or nothing
     if not one_write:
         _claim(session, game, version, state)  # the content hash is left for the next import
         if had_redo:  # only an undo sets the flags, and then the snapshot names the entry to redo
@@ -633,8 +639,6 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     loaded.__dict__.pop("log", None)
     # PostgreSQL: the claim, the entry, the snapshot and the export's mark in one round trip.
     written = _write_entry(session, game, version, loaded, entry, entered_by) if one_write else None
-    # Scores move at a round's end, at the game's end, and in Mice and Men as a player runs.
-    moved = state.current_scores() != scores or state.rounds_played != played or state.finished != finished
     _store(session, game, loaded, moved, None, written)
     _commit(session)
     return loaded

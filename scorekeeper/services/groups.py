@@ -16,7 +16,7 @@ from flask import g, request, session as cookie
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import bindparam, delete, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, select
 
 from ..models import Game, GameSnapshot, Group, Invite, Membership, Removal, User, utcnow
@@ -206,18 +206,34 @@ def load_account(session: Session, user_id: int):
     endpoint = request.endpoint
     if not isinstance(game_id, int) or not 0 < game_id < 2**31 or (
             endpoint != _POLL and endpoint not in _READ_WITH_ACCOUNT):
-        return session.connection().execute(_ACCOUNT, {"id": user_id}).first()
+        return _first_read(session, _ACCOUNT, {"id": user_id})
     params = {"id": user_id, "game": game_id}
     if endpoint == _POLL:
-        row = session.connection().execute(_ACCOUNT_AND_VERSION, params).first()
+        row = _first_read(session, _ACCOUNT_AND_VERSION, params)
         if row is not None:
             version, group = row[len(ACCOUNT):]
             session.info[("version_of_member", user_id, game_id)] = None if version is None else (version, group)
     else:
-        row = session.execute(_ACCOUNT_AND_GAME, params).first()
+        row = _first_read(session, _ACCOUNT_AND_GAME, params, orm=True)
         if row is not None:
             session.info[("game_of_member", user_id, game_id)] = tuple(row[len(ACCOUNT):])
     return row
+
+
+def _first_read(session: Session, statement, params: dict, orm: bool = False):
+    """The first row of the request's first statement, read again on a fresh connection if
+    the server had dropped this one (a restart). On an entry or a poll this read is the pool's
+    check (:func:`scorekeeper.db._begin_as_ping`); SQLAlchemy has by then marked that
+    connection, and every other the pool held before it, as gone."""
+    for attempt in (1, 2):
+        try:
+            if orm:
+                return session.execute(statement, params).first()
+            return session.connection().execute(statement, params).first()
+        except DBAPIError as err:
+            if attempt == 2 or not err.connection_invalidated:
+                raise
+            session.rollback()
 
 
 def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
