@@ -107,13 +107,17 @@ def setup(name: str):
             picked = profile.name if profile else None
         names, starter = forms.rearrange(form.players.data or [], request.form.get("starter", "0"), action,
                                          max_seats, picked)
+        seat_note = None
+        if picked and name_key(picked) not in {name_key(n) for n in names}:  # every seat named, no seat to add
+            seat_note = _("%(name)s was not seated: all %(most)d seats have a name. Clear a seat's name, then "
+                          "tap %(name)s again.", name=picked, most=max_seats)
         data = {k: v for k, v in form.data.items() if k not in ("players", "csrf_token", "starter")}
         form = forms.setup_form(spec, len(names), data={**data, "players": names, "starter": starter})
         forms.mark_gaps(form.players)
         # htmx (a seat button on the page) swaps the form alone: the page keeps its scroll
         template = "games/_setup_form.html" if is_htmx() else "games/setup.html"
         return render_template(template, spec=spec, form=form, error=None, known=known_players(),
-                               max_seats=max_seats)
+                               max_seats=max_seats, seat_note=seat_note)
     if request.method == "POST" and form.validate_on_submit():
         raw = [clean_name(n or "") for n in form.players.data]  # docs/game-record.md §Names
         names = [n for n in raw if n]

@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, text
 
 from scorekeeper.db import migrate
 
-from ..conftest import PG_URL, new_game
+from ..conftest import HX, PG_URL, new_game
 
 RECORDS = Path(__file__).parent.parent / "records"
 
@@ -242,6 +242,24 @@ def test_time_zone_around_midnight(app, client, auth):
     assert "Sat 28 Nov 2026, 18:30" in client.get(f"/games/{gid}/summary").data.decode()
     r = client.post("/settings", data={"timezone": "Nowhere/Land"})
     assert r.status_code == 400 and "is not a time zone" in r.data.decode()
+
+
+def test_a_known_player_tapped_when_every_seat_is_named_is_told_why_not_seated(client, auth):
+    """At the most seats (Mice and Men: 8), all named, a known player's button seats no one: the
+    answer says so and what to do, and keeps the names typed."""
+    auth.register()
+    new_game(client, "mitchi", players=("Ann", "Ben", "Cat"))
+    page = client.get("/games/new/mice-and-men").data.decode()
+    ids = dict((n, i) for i, n in re.findall(r'value="pick-(\d+)"[^>]*>([^<]+)</button>', page))
+    names = ["Ann", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"]
+    data = {"seats": "8", **{f"players-{i}": n for i, n in enumerate(names)}, "starter": "0",
+            "action": f"pick-{ids['Ben']}"}
+    page = client.post("/games/new/mice-and-men", data=data, headers=HX).data.decode()
+    assert "Ben was not seated: all 8 seats have a name. Clear a seat&#39;s name, then tap Ben again." in page
+    assert all(re.search(rf'id="players-{i}"[^>]*value="{n}"', page) for i, n in enumerate(names))
+    data["players-3"] = ""  # a seat cleared: Ben takes it, and nothing is said
+    page = client.post("/games/new/mice-and-men", data=data, headers=HX).data.decode()
+    assert re.search(r'id="players-3"[^>]*value="Ben"', page) and "was not seated" not in page
 
 
 def test_register_with_a_bad_browser_zone_falls_back_to_utc(client):
