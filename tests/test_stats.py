@@ -177,6 +177,18 @@ def test_leaders_crown_the_fewest_points_in_lowest_wins_games():
     assert stats[0].kinds["mitchi"].best == 25
 
 
+def test_a_guests_one_game_does_not_outrank_the_regulars_best_average():
+    """Best averages count players with at least three ended games of the kind; while no one
+    has three, those with the most ended games."""
+    regulars = [_stats("Ann", "mitchi", [10, 20, 30]), _stats("Ben", "mitchi", [5, 15, 25, 35])]
+    guest = _stats("Gus", "mitchi", [0])
+    best = hist.leaders(regulars + [guest])[0]
+    assert (best["players"], best["average"], best["least"]) == (["Ann", "Ben"], 20, 3)
+    best = hist.leaders([_stats("Ann", "mitchi", [10, 20]), guest])[0]
+    assert (best["players"], best["average"], best["least"]) == (["Ann"], 15, 2)
+    assert hist.leaders([guest])[0]["players"] == ["Gus"]
+
+
 # --- CSV ------------------------------------------------------------------------------------
 
 

@@ -252,18 +252,27 @@ def player_stats(session: Session, group_id: int, player_id: int | None = None) 
     return sorted(profiles.values(), key=lambda s: (-s.played, alphabetical(s.player.name_key)))
 
 
+#: Finished games of a kind a player needs to be among its best averages (a guest's one lucky
+#: game does not outrank the regulars), unless no one has that many yet.
+LEADER_GAMES = 3
+
+
 def leaders(stats: list[PlayerStats]) -> list[dict]:
     """Per game kind, who has the best average over finished games: ``[{"game", "title",
-    "players": [name], "average": float, "lowest_wins": bool}]``. The best is the LOWEST
-    average in Mitchi and Mice and Men, the highest (lives left) in Mia."""
+    "players": [name], "average": float, "lowest_wins": bool, "least": int}]``. The best is the
+    LOWEST average in Mitchi and Mice and Men, the highest (lives left) in Mia. Only players
+    with at least :data:`LEADER_GAMES` finished games of the kind count; while no one has that
+    many, those with the most do (``least``: the finished games each counted player has)."""
     out = []
     for game in GAMES:
-        rows = [(s.player.name, s.kinds[game].average) for s in stats
+        rows = [(s.player.name, s.kinds[game].average, s.kinds[game].finished) for s in stats
                 if game in s.kinds and s.kinds[game].average is not None]
         if not rows:
             continue
+        least = min(LEADER_GAMES, max(f for _n, _a, f in rows))
+        rows = [(n, a) for n, a, f in rows if f >= least]
         pick = min if lowest_wins(game) else max
         best = pick(a for _, a in rows)
         out.append({"game": game, "title": game_title(game), "players": [n for n, a in rows if a == best],
-                    "average": best, "lowest_wins": lowest_wins(game)})
+                    "average": best, "lowest_wins": lowest_wins(game), "least": least})
     return out
