@@ -244,6 +244,12 @@ def init_app(app) -> None:
     @app.after_request
     def _headers(response):
         headers = response.headers
+        if response.status_code == 204:
+            # No content (an unchanged live poll, every second on each phone): nothing to frame,
+            # run or type, so no page's headers; only that no cache keeps it.
+            headers.pop("Content-Type", None)
+            headers.setdefault("Cache-Control", "no-store")
+            return response
         have = {name.lower() for name, _value in headers.items()}  # one pass, not one per header
         extra = [(name, value) for name, value in SECURITY_HEADERS if name.lower() not in have]
         if "strict-transport-security" not in have and request.is_secure:

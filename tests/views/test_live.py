@@ -70,6 +70,24 @@ def test_an_unchanged_poll_answers_204_without_reading_the_log(app, client, auth
     assert r.status_code == 200 and "Ann to roll" in r.data.decode()
 
 
+def test_an_unchanged_poll_carries_no_page_headers(app, client, auth):
+    """A 204 (each phone polls every second) has no content to frame, run or type: it carries
+    only that no cache keeps it (and what varies it), while a page keeps all its headers."""
+    auth.register()
+    gid = new_game(client)
+    path = turn_on(client, gid)
+    version = version_of(client.get(f"/games/{gid}").data)
+    for who, url in ((client, f"/games/{gid}/poll?v={version}"), (app.test_client(), f"{path}/poll?v={version}")):
+        r = who.get(url, headers=HX)
+        assert r.status_code == 204 and r.headers["Cache-Control"] == "no-store", url
+        names = {name.lower() for name in r.headers.keys()}
+        assert names <= {"cache-control", "vary", "content-length"}, (url, r.headers)
+        assert sum(len(k) + len(v) + 4 for k, v in r.headers.items()) < 120, r.headers
+    page = client.get(f"/games/{gid}")
+    assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+    assert page.headers["X-Frame-Options"] == "DENY" and page.headers["Cache-Control"] == "no-store"
+
+
 def test_a_turned_off_or_replaced_link_404s(app, client, auth):
     auth.register()
     gid = new_game(client)
