@@ -211,10 +211,11 @@ def test_mia_value_buttons_are_kept_by_all_they_show(client, auth):
     assert "Ann rolls and announces" in panel and 'name="value" value="43"' in panel
     assert "aria-current=\"true\"" not in panel.split('name="value"', 1)[1]
     assert re.findall(r'name="value" value="(\d+)"[^>]*aria-current="true"', correction_page(client, table.game, 2)) == ["43"]
-    # The sum order shows each value's sum: a game in that order gets its own buttons.
+    # The sum order shows each value's sum, named so (a bare "(11)" beside the value 65 read
+    # as the double 11 beside it): a game in that order gets its own buttons.
     summed = new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", order="sum")
-    assert "<small>(7)</small>" in client.get(f"/games/{summed}").data.decode()
-    assert re.search(r"<small>\(\d+\)</small>", client.get(f"/games/{other}").data.decode()) is None
+    assert "<small>(sum 7)</small>" in client.get(f"/games/{summed}").data.decode()
+    assert re.search(r"<small>\(sum \d+\)</small>", client.get(f"/games/{other}").data.decode()) is None
 
 
 def test_the_same_correction_sent_twice_is_done_once_and_said_once(client, auth):

@@ -96,7 +96,7 @@ def test_setup_with_options_shows_the_variant(client, auth):
     buttons = re.findall(r'name="value" value="(\d+)"', page.data.decode())
     assert buttons[:3] == ["31", "32", "41"] and buttons[-1] == "21"
     assert abs(buttons.index("54") - buttons.index("63")) == 1
-    assert "63 (9)" in text
+    assert "63 (sum 9)" in text
 
 
 def test_default_variant_in_words(client, table):
