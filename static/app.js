@@ -387,6 +387,31 @@
     });
   });
 
+  // Mia's quick entry: the cup owner is a link that loads the panel again. What was picked below
+  // it (the announced value, the cup's first die) stays picked: the same choices follow whoever
+  // owns the cup, and a table taps the value it heard first (found by a review).
+  var ownerPicks = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var elt = (e.detail.requestConfig || {}).elt;
+    var form = document.querySelector("#panel form.entry[data-seq]");
+    if (!elt || !elt.closest || !elt.closest(".mia-owner") || !form || e.detail.xhr.status !== 200) return;
+    ownerPicks = Array.prototype.map.call(form.querySelectorAll("input[type=radio]:checked"), function (el) {
+      return [el.name, el.value];
+    });
+  });
+  document.addEventListener("htmx:load", function (e) {
+    var keep = ownerPicks;
+    if (!e.target || e.target.id !== "panel" || !keep) return;
+    ownerPicks = null;
+    var form = e.target.querySelector("form.entry[data-seq]");
+    if (!form) return;
+    keep.forEach(function (pick) {
+      form.querySelectorAll("input[type=radio]").forEach(function (el) {
+        if (el.name === pick[0] && el.value === pick[1]) el.checked = true;
+      });
+    });
+  });
+
   // A failed poll only shows the banner; the next one retries.
   document.addEventListener("htmx:sendError", function (e) {
     showOffline(offlineNow(), 1);

@@ -150,3 +150,24 @@ def test_mia_whole_game_in_quick_entry(page: Page, live_server: str):
     expect(panel).to_contain_text("Cup owner Ben · challenged by Ann")
     quick(page, 21, 2, 1)  # Ben's Mia is true: Ann loses
     expect(panel).to_contain_text("Game over. Ben wins")
+
+
+def test_mia_quick_entry_keeps_the_value_picked_when_the_cup_owner_is_changed(page: Page, live_server: str):
+    """A table taps the value it heard first, then who said it: the value (and a cup die) stay
+    picked as the panel comes again for the other owner, and one more tap sends the challenge."""
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mia", ["Ann", "Ben", "Cat"], starter=0, lives=2)
+    panel = page.locator("#panel")
+    mode(page, "Quick entry")
+    expect(panel).to_contain_text("Cup owner Ann · challenged by Ben")
+    page.locator(".mia-pick label").filter(has=page.locator('input[value="65"]')).click()
+    page.locator("fieldset", has_text="first die").locator("label").nth(5).click()
+    with swapped(page):
+        panel.locator(".mia-owner").get_by_role("link", name="Cat", exact=True).click()
+    expect(panel).to_contain_text("Cup owner Cat · challenged by Ann")
+    expect(panel.locator('.mia-pick input[value="65"]')).to_be_checked()
+    expect(panel.locator("fieldset", has_text="first die").locator("input[type=radio]").nth(5)).to_be_checked()
+    with posted(page):
+        page.locator("fieldset", has_text="Second die").get_by_role("button").nth(5).click()  # 66 beats 65
+    expect(panel.locator(".news")).to_contain_text("Ann loses 1 life")
