@@ -9,6 +9,8 @@ token, which ends every copy of those cookies, on every phone.
 from __future__ import annotations
 
 import hmac
+import re
+import unicodedata
 from urllib.parse import urlsplit
 
 from sqlalchemy import func
@@ -23,7 +25,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 from wtforms import BooleanField, PasswordField, StringField
-from wtforms.validators import EqualTo, InputRequired, Length, Regexp, ValidationError
+from wtforms.validators import EqualTo, InputRequired, Length, ValidationError
 
 from flask_babel import gettext as _
 
@@ -90,6 +92,32 @@ def good_password(name_of):
     return check
 
 
+#: The letters an account's name may hold; SQLite's ``lower()``, which keeps names unique
+#: whatever their case (``uq_user_username_lower``), lowers these only.
+ACCOUNT_NAME = re.compile(r"^[A-Za-z0-9._\-]+$")
+_SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+
+
+def spelled_in_a_to_z(name: str) -> str | None:
+    """``name`` in the letters an account's name may hold, as German spells them without umlauts
+    (Jörg: Joerg; ß: ss) and other accents dropped (Zoë: Zoe), spaces made dots; None if
+    anything else is left (a name in another script)."""
+    plain = unicodedata.normalize("NFKD", name.translate(_SPELLED_OUT))
+    plain = "".join(c for c in plain if not unicodedata.combining(c)).replace(" ", ".")
+    return plain if ACCOUNT_NAME.match(plain) and 2 <= len(plain) <= 40 else None
+
+
+def account_name(form, field) -> None:
+    """An account's name holds letters a-z, digits, dots, dashes and underscores only; a refusal
+    of one with umlauts or accents says what it could be instead."""
+    if field.data and not ACCOUNT_NAME.match(field.data):
+        instead = spelled_in_a_to_z(field.data)
+        if instead:
+            raise ValidationError(_("Use letters a-z, digits, dots, dashes or underscores: %(name)s, for "
+                                    "instance.", name=instead))
+        raise ValidationError(_("Use letters a-z, digits, dots, dashes or underscores."))
+
+
 class RegisterForm(FlaskForm):
     username = StringField(
         _l("Name"),
@@ -97,11 +125,11 @@ class RegisterForm(FlaskForm):
         validators=[
             InputRequired(),
             Length(min=2, max=40, message=_l("A name has 2 to 40 characters.")),
-            Regexp(r"^[A-Za-z0-9._\-]+$", message=_l("Use letters a-z, digits, dots, dashes or underscores.")),
+            account_name,
         ],
         render_kw={"autocomplete": "username", "autocapitalize": "none"},
-        description=_l("2 to 40 characters: letters a-z (capitals too, but Ann and ann are one name), digits, "
-                       "dots, dashes or underscores."),
+        description=_l("2 to 40 characters: letters a-z without umlauts or accents (capitals too, but Ann and "
+                       "ann are one name), digits, dots, dashes or underscores."),
     )
     password = PasswordField(_l("Password"),
                              validators=[InputRequired(), Length(min=8, max=200, message=PASSWORD_LENGTH),

@@ -112,7 +112,8 @@ def test_a_logged_out_visit_goes_to_the_login_and_then_back_to_the_same_page(cli
 
 def test_the_register_page_says_the_rules_before_a_refusal_and_once_after(client):
     page = client.get("/register").data.decode()
-    assert "2 to 40 characters: letters a-z (capitals too, but Ann and ann are one name), digits" in page
+    assert ("2 to 40 characters: letters a-z without umlauts or accents (capitals too, but Ann and ann are one "
+            "name), digits") in page
     assert "8 characters or more, not your name or a common password" in page
     r = client.post("/register", data={"username": "ann", "password": "password1", "confirm": "password1"})
     page = r.data.decode()
