@@ -120,6 +120,18 @@ def test_an_entry_that_ends_a_round_writes_all_of_it_or_nothing(app, client, aut
             assert client.post(f"/games/{game}/undo", data={"version": "3"}, headers=HX).status_code == 200
 
 
+def end_the_apps_connections() -> int:
+    """End every connection of the app's role on the server (as a restart would); how many."""
+    admin = create_engine(PG_URL)
+    try:
+        with admin.connect() as conn:
+            return conn.execute(text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND usename = current_user AND pid <> pg_backend_pid()")).scalar()
+    finally:
+        admin.dispose()
+
+
 def test_a_connection_the_server_dropped_fails_no_request(app, client, auth):
     """A restart of the server (here: every connection of the app's role ended) costs no
     request: the next checkout finds its connection gone and takes a fresh one."""
@@ -127,15 +139,7 @@ def test_a_connection_the_server_dropped_fails_no_request(app, client, auth):
     game = new_game(client, point_limit=100)
     turns = mitchi_turns(1)
     assert post(client, game, 0, turns[0]).status_code == 200  # the pool now keeps a connection
-    admin = create_engine(PG_URL)
-    try:
-        with admin.connect() as conn:
-            ended = conn.execute(text(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND usename = current_user AND pid <> pg_backend_pid()")).scalar()
-    finally:
-        admin.dispose()
-    assert ended >= 1
+    assert end_the_apps_connections() >= 1
     assert client.get(f"/games/{game}").status_code == 200
     assert post(client, game, 1, turns[1]).status_code == 200
 
@@ -149,15 +153,7 @@ def test_a_dropped_connection_fails_no_entry_and_no_poll(app, client, auth, firs
     turns = mitchi_turns(1)
     assert post(client, game, 0, turns[0]).status_code == 200
     assert client.get(f"/games/{game}/poll?v=1", headers=HX).status_code == 204
-    admin = create_engine(PG_URL)
-    try:
-        with admin.connect() as conn:
-            ended = conn.execute(text(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND usename = current_user AND pid <> pg_backend_pid()")).scalar()
-    finally:
-        admin.dispose()
-    assert ended >= 1
+    assert end_the_apps_connections() >= 1
     if first == "entry":
         assert post(client, game, 1, turns[1]).status_code == 200
     else:
