@@ -262,7 +262,7 @@ def leaders(stats: list[PlayerStats]) -> list[dict]:
     "players": [name], "average": float, "lowest_wins": bool, "least": int}]``. The best is the
     LOWEST average in Mitchi and Mice and Men, the highest (lives left) in Mia. Only players
     with at least :data:`LEADER_GAMES` finished games of the kind count; while no one has that
-    many, those with the most do (``least``: the finished games each counted player has)."""
+    many, those with the most do (``least``: the finished games a player needed to be counted)."""
     out = []
     for game in GAMES:
         rows = [(s.player.name, s.kinds[game].average, s.kinds[game].finished) for s in stats
