@@ -116,6 +116,23 @@ def shown(value: Any) -> str:
     return type(value).__name__
 
 
+#: An entry's type as a refusal names it: the record's word (``startroll``) is the file's, not
+#: the table's. A type no game has is shown as it was sent (:func:`shown`).
+ENTRY_KINDS = {
+    "start": N_("“who starts”"), "startroll": N_("“roll-off die”"), "turn": N_("“turn”"),
+    "tiebreak": N_("“tie-break roll”"), "announce": N_("“announcement”"), "pass": N_("“pass”"),
+    "challenge": N_("“challenge”"), "reverse": N_("“reverse the direction”"), "first": N_("“opens the round”"),
+    "join": N_("“join the men”"), "run": N_("“run with the mice”"), "reveal": N_("“reveal”"),
+}
+
+
+def entry_kind(kind: Any) -> str:
+    """``kind`` (an entry's ``type``) in a refusal's words: a :class:`Phrase` for the types of
+    the games (docs/game-record.md §Entries), else :func:`shown`."""
+    word = ENTRY_KINDS.get(kind) if isinstance(kind, str) else None
+    return Phrase(word) if word is not None else shown(kind)
+
+
 def _too_long(value: int | float) -> Phrase:
     """A number of 13 digits or more, named by its length (never written out)."""
     if value > 0:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from . import register
 from .base import (
+    entry_kind,
     N_,
     GameSpec,
     GameState,
@@ -552,7 +553,7 @@ class Mia(GameState):
         elif kind in ("start", "startroll"):
             raise IllegalEntry(N_("the game has already started; {want}"), want=self.describe_next())
         else:
-            raise IllegalEntry(N_("{kind} is not a Mia entry here; {want}"), kind=shown(kind),
+            raise IllegalEntry(N_("{kind} is not a Mia entry here; {want}"), kind=entry_kind(kind),
                                want=self.describe_next())
         self.may_reverse = None  # any other entry declines the reversal (rule 7)
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 from . import register
 from .base import (
+    entry_kind,
     MAX_NUMBER, N_, GameSpec, GameState, IllegalEntry, Nn_, Opening, Option, Phrase, check_player, join_names,
     need_int, shown,
 )
@@ -429,7 +430,7 @@ class MiceAndMen(GameState):
             if kind in ("run", "join", "announce") and rnd.phase == "showdown":
                 raise IllegalEntry(N_("the bidding has ended; {want}"), want=self._want())
             raise IllegalEntry(N_("an entry of type {kind} is not allowed now; {want}"),
-                               kind=shown(kind), want=self._want())
+                               kind=entry_kind(kind), want=self._want())
         if kind in ("start", "startroll"):
             self.opening.apply(entry)  # raises before any change
             if self.opening.starter is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import register
 from .base import (
+    entry_kind,
     MAX_NUMBER, N_, GameSpec, GameState, IllegalEntry, Opening, Option, Phrase, check_player, join_names,
     need_int, or_list, shown,
 )
@@ -286,10 +287,10 @@ class Mitchi(GameState):
             self._tiebreak(rnd, entry)
         else:
             if rnd.in_tie_break:
-                raise IllegalEntry(N_("a {kind} entry is not allowed now; expected a tie-break roll by {player}"),
-                                   kind=shown(kind), player=rnd.next_player)
-            raise IllegalEntry(N_("a {kind} entry is not allowed now; expected a turn by {player}"),
-                               kind=shown(kind), player=rnd.next_player)
+                raise IllegalEntry(N_("the entry {kind} is not allowed now; expected a tie-break roll by {player}"),
+                                   kind=entry_kind(kind), player=rnd.next_player)
+            raise IllegalEntry(N_("the entry {kind} is not allowed now; expected a turn by {player}"),
+                               kind=entry_kind(kind), player=rnd.next_player)
 
     def _turn(self, rnd: Round, entry: dict) -> None:
         if rnd.in_tie_break:

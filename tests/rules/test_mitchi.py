@@ -350,9 +350,13 @@ REFUSALS = [
     ("tiebreak-wrong-player", TIE, TB("Ann", 6, 3), 25, ["Ben"]),
     ("tiebreak-untied", TIE, TB("Cat", 6, 3), 25, ["Ben"]),
     ("tiebreak-die-7", TIE, TB("Ben", 6, 7), 25, ["1", "6"]),
-    ("unknown-type", [S("Ann")], {"type": "announce", "player": "Ann", "value": 65}, 25, ["turn", "Ann"]),
+    ("unknown-type", [S("Ann")], {"type": "announce", "player": "Ann", "value": 65}, 25,
+     ["the entry “announcement” is not allowed", "turn", "Ann"]),
+    ("made-up-type", [S("Ann")], {"type": "dance", "player": "Ann"}, 25, ["the entry 'dance' is not allowed", "Ann"]),
     ("no-type", [S("Ann")], {"player": "Ann"}, 25, ["Ann"]),
-    ("startroll-mid-game", [S("Ann")], SR("Ann", 4), 25, ["turn", "Ann"]),
+    # the entry's type in the table's words, not the record's ("startroll")
+    ("startroll-mid-game", [S("Ann")], SR("Ann", 4), 25,
+     ["the entry “roll-off die” is not allowed now; expected a turn by Ann"]),
     ("after-end", OVER, T("Ann", 6, 3, 1), 1, []),
     ("after-end-start", OVER, S("Ann"), 1, []),
 ]
