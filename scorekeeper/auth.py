@@ -464,8 +464,27 @@ def _too_many(err):
     if request.endpoint != "auth.login" or is_htmx():
         return too_many_page()
     form = LoginForm(formdata=None, username=request.form.get("username", "")[:40])
-    form.password.errors = [too_many_message()]
+    form.password.errors = [_login_paused()]
     return too_many_response((render_template("auth/login.html", form=form), 429))
+
+
+def _login_paused() -> str:
+    """What a login past a limit is told: which limit (the name's, or the network's), that its
+    password was not checked (it may be right: the owner, after a stranger's tries, must not
+    think it wrong), and when to try again."""
+    import time
+
+    breached = limiter.current_limit
+    if breached is None:
+        return too_many_message()
+    seconds = max(1, int(breached.reset_at - time.time()))
+    if "name:" in breached.key:
+        return _("Logging in as %(name)s is paused for %(seconds)d s after many wrong passwords: this try's "
+                 "password was not checked, so it may be right. Try again then; a phone that has logged in "
+                 "as %(name)s before is not held back.", name=request.form.get("username", "").strip()[:40],
+                 seconds=seconds)
+    return _("Logging in from this network is paused for %(seconds)d s after many wrong passwords: this "
+             "try's password was not checked, so it may be right. Try again then.", seconds=seconds)
 
 
 @bp.route("/language", methods=["POST"])
