@@ -532,7 +532,10 @@ def test_no_undo_is_offered_while_the_persons_roll_is_in_progress(client, auth):
     assert sent.status_code == 422 and "Finish your roll first" in sent.data.decode()  # not offered, not done
     assert record_of(client, gid) == before and 'aria-label="Your dice"' in sent.data.decode()
     assert move(client, gid).status_code == 200  # stopped: the turn is an entry, Undo is back
-    assert "/undo" in client.get(f"/practice/{gid}").data.decode()
+    page = client.get(f"/practice/{gid}").data.decode()
+    # set apart and outlined as a game's Undo, not a filled button right under the next move's
+    assert re.search(r'<div class="undo-redo">\s*<form[^>]*/undo"[^>]*>.*?<button type="submit" class="undo">',
+                     page, re.S), page
 
     gid, page = mia_to_a_roll(client)
     r = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": str(version_of(page)), "action": "roll"})
