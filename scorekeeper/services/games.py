@@ -621,10 +621,11 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
         stats.add_round(game.game, loaded.sums, rnd.as_dict())
     had_redo = loaded.redo is not None
     _end_read(session)
-    one_write = not had_redo and session.get_bind().dialect.name == "postgresql"
+    postgres = session.get_bind().dialect.name == "postgresql"
+    one_write = not had_redo and postgres
     # Scores move at a round's end, at the game's end, and in Mice and Men as a player runs.
     moved = state.current_scores() != scores or state.rounds_played != played or state.finished != finished
-    if not (one_write and from_snapshot and not moved and not export_rows.rewrites_all(state)):
+    if postgres and not (one_write and from_snapshot and not moved and not export_rows.rewrites_all(state)):
         begin_if_autocommit(session)  # more than the one write: all or nothing
     if not one_write:
         _claim(session, game, version, state)  # the content hash is left for the next import

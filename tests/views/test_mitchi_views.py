@@ -295,12 +295,18 @@ def test_rolloff_from_setup(client, auth):
     page = client.get(f"/games/{game}").data.decode()
     assert "Who starts?" in page
     v = version_of(page)
+    said = []  # what the panel says of the dice so far, after each one
     for player, die in (("Ann", 5), ("Ben", 5), ("Cat", 2), ("Ann", 3), ("Ben", 6)):
         r = client.post(f"/games/{game}/entries", data={"version": str(v), "type": "startroll",
                                                         "player": player, "die": str(die)}, headers=HX)
         assert r.status_code == 200, messages(r.data)
         v += 1
+        found = re.search(r'<p class="news" id="rolled-off">(.*?)</p>', r.data.decode(), re.S)
+        said.append(re.sub(r"<[^>]+>", "", found.group(1)) if found else None)
     assert "Ben's turn (starts" in r.data.decode()
+    assert said == ["Rolled so far: Ann 5.", "Rolled so far: Ann 5, Ben 5.",
+                    "Rolled so far: Ann 5, Ben 5, Cat 2.",  # Ann and Ben tied: they roll again
+                    "Rolled so far: Ann 5, Ben 5, Cat 2; then Ann 3.", None], said
 
 
 def test_setup_refuses_a_starter_without_a_name(client, auth):
