@@ -56,7 +56,8 @@ def test_a_mitchi_round_in_german(page: Page, live_server: str):
     page.locator("fieldset", has_text="Zweiter Würfel").locator("label").nth(0).click()
     page.context.set_offline(True)
     page.get_by_role("button", name="2. Wurf", exact=True).click()
-    expect(panel.locator(".send-error")).to_contain_text("Keine Antwort: keine Verbindung. Tipp noch einmal, sobald die Verbindung zurück ist, um den Eintrag zu senden")
+    expect(panel.locator(".send-error")).to_contain_text(
+        "Keine Antwort: keine Verbindung. Tipp noch einmal, sobald die Verbindung zurück ist, um den Eintrag zu senden")
     page.context.set_offline(False)
     with swapped(page):  # Ann: 3-1 in her second roll sets the roll limit 2
         page.get_by_role("button", name="2. Wurf", exact=True).click()

@@ -352,7 +352,8 @@ REFUSALS = [
     ("tiebreak-die-7", TIE, TB("Ben", 6, 7), 25, ["1", "6"]),
     ("unknown-type", [S("Ann")], {"type": "announce", "player": "Ann", "value": 65}, 25,
      ["the entry “announcement” is not allowed", "turn", "Ann"]),
-    ("made-up-type", [S("Ann")], {"type": "dance", "player": "Ann"}, 25, ["the entry 'dance' is not allowed", "Ann"]),
+    ("made-up-type", [S("Ann")], {"type": "dance", "player": "Ann"}, 25,
+     ["the entry 'dance' is not allowed", "Ann"]),
     ("no-type", [S("Ann")], {"player": "Ann"}, 25, ["Ann"]),
     # the entry's type in the table's words, not the record's ("startroll")
     ("startroll-mid-game", [S("Ann")], SR("Ann", 4), 25,
