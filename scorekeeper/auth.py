@@ -34,7 +34,8 @@ from .i18n import _l
 from .htmx import client_redirect, is_htmx
 from .models import User, new_session_token
 from .services import groups, once
-from .web import limiter, message_response, too_many_message, too_many_page, too_many_response
+from .web import (limiter, message_response, seconds_to_wait, too_many_message, too_many_page,
+                  too_many_response)
 
 bp = Blueprint("auth", __name__)
 login_manager = LoginManager()
@@ -472,12 +473,10 @@ def _login_paused() -> str:
     """What a login past a limit is told: which limit (the name's, or the network's), that its
     password was not checked (it may be right: the owner, after a stranger's tries, must not
     think it wrong), and when to try again."""
-    import time
-
     breached = limiter.current_limit
     if breached is None:
         return too_many_message()
-    seconds = max(1, int(breached.reset_at - time.time()))
+    seconds = seconds_to_wait(breached)
     if "name:" in breached.key:
         return _("Logging in as %(name)s is paused for %(seconds)d s after many wrong passwords: this try's "
                  "password was not checked, so it may be right. Try again then; a phone that has logged in "

@@ -97,19 +97,24 @@ def too_many_page():
     return too_many_response(message_response(too_many_message(), 429, _("Slow down")))
 
 
-def too_many_response(answer):
-    """``answer`` (a view's return value) to a request a rate limit refused, as a response that
-    says in ``Retry-After`` how many seconds until the limit's window ends (flask-limiter's
-    ``current_limit``: the limit this request broke)."""
+def seconds_to_wait(breached) -> int:
+    """Seconds (at least 1) until the window of ``breached`` (flask-limiter's ``current_limit``:
+    the limit this request broke) ends, as flask-limiter's own headers count it: ``reset_at`` is
+    the window's end rounded up a second."""
     import time
 
+    return max(1, int(breached.reset_at - time.time()))
+
+
+def too_many_response(answer):
+    """``answer`` (a view's return value) to a request a rate limit refused, as a response that
+    says in ``Retry-After`` how many seconds until the limit's window ends."""
     from flask import current_app
 
     response = current_app.make_response(answer)
     breached = limiter.current_limit
     if breached is not None:
-        # as flask-limiter's own headers count it: ``reset_at`` is the window's end rounded up a second
-        response.headers["Retry-After"] = str(max(1, int(breached.reset_at - time.time())))
+        response.headers["Retry-After"] = str(seconds_to_wait(breached))
     return response
 
 
