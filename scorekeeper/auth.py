@@ -13,6 +13,7 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
+from anyascii import anyascii
 from sqlalchemy import func
 from sqlmodel import select
 from flask import Blueprint, current_app, flash, g, jsonify, redirect, render_template, request, url_for
@@ -101,10 +102,12 @@ _SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "�
 
 def spelled_in_a_to_z(name: str) -> str | None:
     """``name`` in the letters an account's name may hold, as German spells them without umlauts
-    (Jörg: Joerg; ß: ss) and other accents dropped (Zoë: Zoe), spaces made dots; None if
-    anything else is left (a name in another script)."""
-    plain = unicodedata.normalize("NFKD", name.translate(_SPELLED_OUT))
-    plain = "".join(c for c in plain if not unicodedata.combining(c)).replace(" ", ".")
+    (Jörg: Joerg; ß: ss), other Latin letters as anyascii writes them (Zoë: Zoe, Łukasz:
+    Lukasz), spaces made dots; None for a name with letters of another script (no spelling of it
+    is the person's to guess) or if anything else is left."""
+    if any(c.isalpha() and not unicodedata.name(c, "").startswith("LATIN") for c in name):
+        return None
+    plain = anyascii(name.translate(_SPELLED_OUT)).replace(" ", ".")
     return plain if ACCOUNT_NAME.match(plain) and 2 <= len(plain) <= 40 else None
 
 
