@@ -267,7 +267,7 @@ def init_app(app) -> None:
         return response
 
     from .services import once
-    from .words import (describe, dice_text, game_title, join_names, mia_value, next_words, option_help,
+    from .words import (describe, dice_text, game_title, join_names, mia_label, mia_value, next_words, option_help,
                         option_label, players_text, shown_tag, won_words)
 
     from .forms import field_errors
@@ -279,7 +279,7 @@ def init_app(app) -> None:
                                  current_mark=current_mark, current_group=current_group, once_field=once.field,
                                  field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
-                                 option_label=option_label, option_help=option_help, shown_tag=shown_tag,
+                                 mia_label=mia_label, option_label=option_label, option_help=option_help, shown_tag=shown_tag,
                                  won_words=won_words)
     app.jinja_env.filters["names"] = join_names  # "Ann, Ben and Cat" (in the request's language)
     app.jinja_env.filters["bdi"] = isolated

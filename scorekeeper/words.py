@@ -7,6 +7,7 @@ import unicodedata
 from functools import lru_cache
 
 from anyascii import anyascii
+from markupsafe import Markup
 
 from .i18n import gettext as _
 from .i18n import pgettext
@@ -148,6 +149,15 @@ def dice_text(dice) -> str:
 def mia_value(value) -> str:
     """A Mia value as said at the table: 21 is "Mia" (in German "Mäxchen")."""
     return _("Mia") if value == 21 else str(value)
+
+
+def mia_label(value: int, order: str) -> Markup:
+    """A Mia value as a game's page shows it (:func:`mia_value`); in the sum order a value that
+    is no double with its sum beside it, named: "65 <small>(sum 11)</small>" (a bare "(11)" read
+    as the double 11 on the buttons beside it)."""
+    if order == "sum" and value != 21 and value // 10 != value % 10:
+        return Markup("%s <small>(%s)</small>") % (value, _("sum %(num)d", num=value // 10 + value % 10))
+    return Markup.escape(mia_value(value))
 
 
 def shown_tag(said: str) -> str:
