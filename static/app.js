@@ -356,12 +356,16 @@
     return form.getAttribute("data-keep") || [form.getAttribute("data-seq"), hidden(form, "type"), hidden(form, "player")].join("|");
   }
   // keptOnly: only forms with data-keep (a showdown's reveal)
+  // [[name, value]] of a form's picked radios
+  function checkedIn(form) {
+    return Array.prototype.map.call(form.querySelectorAll("input[type=radio]:checked"), function (el) {
+      return [el.name, el.value];
+    });
+  }
   function pickedIn(panel, keptOnly) {
     var out = {};
     panel.querySelectorAll(keptOnly ? "form.entry[data-keep]" : "form.entry[data-seq]").forEach(function (form) {
-      var checked = Array.prototype.map.call(form.querySelectorAll("input[type=radio]:checked"), function (el) {
-        return [el.name, el.value];
-      });
+      var checked = checkedIn(form);
       if (form.hasAttribute("data-keep")) {
         if (hidden(form, "player")) checked.push(["player", hidden(form, "player")]);
         if (!checked.some(function (pick) { return pick[0] === "player"; })) return;
@@ -395,9 +399,7 @@
     var elt = (e.detail.requestConfig || {}).elt;
     var form = document.querySelector("#panel form.entry[data-seq]");
     if (!elt || !elt.closest || !elt.closest(".mia-owner") || !form || e.detail.xhr.status !== 200) return;
-    ownerPicks = Array.prototype.map.call(form.querySelectorAll("input[type=radio]:checked"), function (el) {
-      return [el.name, el.value];
-    });
+    ownerPicks = checkedIn(form);
   });
   document.addEventListener("htmx:load", function (e) {
     var keep = ownerPicks;
