@@ -90,8 +90,9 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
            entered_by: int | None = None) -> Game:
     """A new practice game of ``name`` for ``player``, its first starter rolled for (one die
     each, RULES.md Mitchi 2). The person's seat is linked to their profile when the group has
-    one (none is made); the virtual players get none. Commits. Raises
-    :class:`records.ReplayError` for bad names or options.
+    one (none is made); the virtual players get none. Flushes; the caller commits (a view through
+    :func:`scorekeeper.services.once.create_once`, so that a double tap on Start makes one game).
+    Raises :class:`records.ReplayError` for bad names or options.
     """
     spec = find_game(name)
     secret = str(seed) if seed is not None else secrets.token_hex(16)  # every roll of the game comes from it
@@ -118,8 +119,17 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
                                                 Player.name_key == name_key(seats[0]))).first()
     if profile is not None:
         session.add(GamePlayer(game_id=game.id, player_id=profile.id, seat=0))
-    session.commit()
+    session.flush()
     return game
+
+
+def under_way(session: Session, group_id: int, name: str) -> Game | None:
+    """The group's latest practice game of ``name`` (code name) that is not over and not removed,
+    None if there is none: its set-up page offers to go on with it."""
+    return session.exec(
+        select(Game).where(Game.group_id == group_id, Game.game == name, Game.practice.is_(True),
+                           Game.finished.is_(False), Game.removed_at.is_(None))
+        .order_by(Game.played_at.desc(), Game.id.desc())).first()
 
 
 def extra(name: str) -> tuple:

@@ -14,7 +14,8 @@ from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.record import ReplayError
 from ..services import games as service
-from ..services import practice
+from ..services import once, practice
+from ..services.groups import current_group
 from ..services.history import mia_words
 from .games import nothing_undone, owned
 from .groups import form_group
@@ -48,20 +49,31 @@ def new(name: str):
         form.player.data = current_user.username
     error = None
     if form.validate_on_submit():
-        try:
-            game = practice.create(get_session(), form_group().id, spec.name, form.player.data,
+        session = get_session()
+        group_id = form_group().id
+
+        def make() -> int:
+            return practice.create(session, group_id, spec.name, form.player.data,
                                    {form.option.name: form.option.data}, _seed(),
-                                   entered_by=current_user.id)
+                                   entered_by=current_user.id).id
+
+        try:  # "Start" sent twice (a double tap, a resend): the second opens the first's game
+            outcome = once.create_once(session, "practice", once.token_from(request.form),
+                                       current_user.id, make)
+        except once.BadToken as err:
+            session.rollback()
+            error = str(err)
         except (RecordError, ReplayError, service.Refused) as err:
-            get_session().rollback()
+            session.rollback()
             error = translated(err.reason if isinstance(err, ReplayError) and err.entry is None else err)
         else:
-            return redirect(url_for("practice.play", game_id=game.id), 303)
+            return redirect(url_for("practice.play", game_id=outcome.target_id), 303)
     elif request.method == "POST":
         error = _("Check the fields marked below.")
     virtual = practice.seats_for(form.player.data or current_user.username)[1:]
-    return render_template("practice/new.html", spec=spec, form=form, error=error,
-                           virtual=virtual), 400 if error else 200
+    going = practice.under_way(get_session(), current_group().id, spec.name)
+    return render_template("practice/new.html", spec=spec, form=form, error=error, virtual=virtual,
+                           under_way=going), 400 if error else 200
 
 
 def render(loaded: service.Loaded, message: str | None = None, level: str = "info", status: int = 200):

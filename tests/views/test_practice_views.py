@@ -116,6 +116,36 @@ def test_a_practice_game_is_set_up_with_three_virtual_players_and_rolls_for_who_
     assert b'value="You"' not in page.data
 
 
+def test_start_sent_twice_makes_one_practice_game(client, auth, seeded):
+    """A double tap on "Start the practice game" (or Back, then Start again on the page as it was)
+    opens the first sending's game; a fresh page makes a new one."""
+    auth.register()
+    page = client.get("/practice/new/mitchi").data.decode()
+    token = re.search(r'name="once" value="([^"]+)"', page).group(1)
+    data = {"player": "Ann", "point_limit": "3", "once": token}
+    first, second = (client.post("/practice/new/mitchi", data=data) for _ in range(2))
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    with Session(seeded.extensions["scorekeeper.engine"]) as s:
+        assert len(s.exec(select(Game)).all()) == 1
+    token = re.search(r'name="once" value="([^"]+)"', client.get("/practice/new/mitchi").data.decode()).group(1)
+    third = client.post("/practice/new/mitchi", data={**data, "once": token})
+    assert third.status_code == 303 and third.headers["Location"] != first.headers["Location"]
+
+
+def test_the_set_up_page_offers_the_practice_game_under_way(client, auth):
+    """Coming back to a game's practice page finds the game left unfinished; once it is over, or
+    for another game, nothing is offered."""
+    auth.register()
+    assert "under way" not in client.get("/practice/new/mitchi").data.decode()
+    gid = start(client)
+    page = client.get("/practice/new/mitchi").data.decode()
+    assert "A practice game of Mitchi is under way" in page and f'href="/practice/{gid}"' in page
+    assert "under way" not in client.get("/practice/new/mia").data.decode()
+    play_out(client, gid)
+    assert "under way" not in client.get("/practice/new/mitchi").data.decode()
+
+
 def test_refused_setups_say_why_and_store_nothing(client, auth, seeded):
     auth.register()
     for data, text in [({"player": "Ann", "point_limit": "0"}, "Number must be between 1 and 100"),
@@ -642,6 +672,7 @@ def test_a_practice_lead_is_offered_only_up_to_the_largest_penalty(client, auth,
     auth.register()
     with Session(seeded.extensions["scorekeeper.engine"]) as s:
         game = practice.create(s, 1, "mice-and-men", "Ann", {"rounds": 1, "opening_range": [led_to - 1, led_to - 1]}, 7)
+        s.commit()
         ann, ben, cat, dan = json.loads(game.players) if isinstance(game.players, str) else game.players
         for entry in ({"type": "announce", "player": ann, "penalty": led_to - 1},
                       {"type": "announce", "player": ben, "penalty": led_to},
