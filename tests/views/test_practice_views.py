@@ -329,6 +329,32 @@ def test_someone_who_only_practised_is_no_player_of_the_group(app, client, auth)
         assert len(s.exec(select(GamePlayer).where(GamePlayer.game_id == first)).all()) == 0  # none made
 
 
+def test_a_practice_game_is_removed_and_restored_like_a_game(client, auth):
+    """Its page offers Remove; removed, it leaves the list, its page says so and offers Restore
+    and no move, and a move sent anyway changes nothing; restored, it plays on."""
+    auth.register()
+    gid = start(client)
+    move(client, gid)
+    page = client.get(f"/practice/{gid}").data.decode()
+    assert f'href="/games/{gid}/remove"' in page
+    assert client.post(f"/games/{gid}/remove").status_code == 303
+    assert f"/practice/{gid}" not in client.get("/").data.decode()
+    page = client.get(f"/practice/{gid}").data.decode()
+    assert "This game was removed" in page and f'action="/games/{gid}/restore"' in page
+    assert f'href="/games/{gid}/remove"' not in page
+    assert "practice-next" not in page and 'value="roll"' not in page and 'class="undo"' not in page
+    before = stored_log(client, gid)
+    with Session(client.application.extensions["scorekeeper.engine"]) as s:
+        version = s.get(Game, gid).version  # as a page from before the removal would not know it
+    for path in ("next", "roll", "undo"):
+        client.post(f"/practice/{gid}/{path}", data={"version": str(version), "action": "roll"}, headers=HX)
+    assert stored_log(client, gid) == before
+    assert client.post(f"/games/{gid}/restore").status_code == 303
+    page = client.get(f"/practice/{gid}").data.decode()
+    assert "This game was removed" not in page and ("practice-next" in page or 'name="action"' in page)
+    assert f"/practice/{gid}" in client.get("/").data.decode()
+
+
 def test_another_account_gets_404(client, auth):
     auth.register()
     gid = start(client)
