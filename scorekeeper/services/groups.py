@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import g, request, session as cookie
+from flask import flash, g, request, session as cookie
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import bindparam, delete, update
@@ -239,8 +239,8 @@ def _first_read(session: Session, statement, params: dict, orm: bool = False):
 def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
     """The game ``game_id`` if the account is a member of its group, else None (the view answers
     404). A game of another of the account's groups makes that group the current one, so links
-    kept from before still open. Reads nothing when the account's own read already read it
-    (:func:`load_account`)."""
+    kept from before still open; a page (a GET) then says "Now in …" as a switch does. Reads
+    nothing when the account's own read already read it (:func:`load_account`)."""
     row = session.info.pop(("game_of_member", user_id, game_id), _NOT_KEPT)
     if row is _NOT_KEPT:
         row = session.execute(_GAME_OF_MEMBER, {"user": user_id, "game": game_id}).first()
@@ -249,9 +249,12 @@ def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
     game = row[0]
     if row[1] is not None:  # the snapshot's version: a snapshot is stored
         keep_snapshot(session, game.id, tuple(row[1:]))
-    if cookie.get("group_id") != game.group_id:  # only then: a poll must not rewrite the cookie
+    before = cookie.get("group_id")
+    if before != game.group_id:  # only then: a poll must not rewrite the cookie
         cookie["group_id"] = game.group_id
         g.pop("current_group", None)
+        if before is not None and request.method == "GET":  # a page says so, as a switch does
+            flash(_("Now in %(name)s.", name=session.get(Group, game.group_id).name))
     return game
 
 

@@ -300,7 +300,7 @@ def player(player_id: int, error: str | None = None):
         group_id = hist.group_of_player(session, player_id)
         if group_id is None or groups.membership(session, current_user.id, group_id) is None:
             abort(404)
-        groups.switch_to(session, current_user.id, group_id)
+        flash(_("Now in %(name)s.", name=groups.switch_to(session, current_user.id, group_id).name))
         profile = hist.get_player(session, group_id, player_id)
     stats = hist.player_stats(session, current_group().id, player_id)
     rows, total = hist.list_games(session, current_group().id, player_id=player_id, per_page=10)

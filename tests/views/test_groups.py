@@ -179,8 +179,10 @@ def test_an_account_switches_between_its_groups_and_old_links_still_open(app, cl
     second = new_game(client, players=("Dan", "Eve", "Fay"))
     page = client.get("/history").data.decode()
     assert f"/games/{second}" in page and f"/games/{first}" not in page
-    # A link kept from before opens, and brings its group with it.
-    assert client.get(f"/games/{first}").status_code == 200
+    # A link kept from before opens, and brings its group with it, which the page says once.
+    page = client.get(f"/games/{first}")
+    assert page.status_code == 200 and "Now in ann." in html.unescape(page.data.decode())
+    assert "Now in" not in client.get(f"/games/{first}").data.decode()
     page = client.get("/history").data.decode()
     assert f"/games/{first}" in page and f"/games/{second}" not in page
     group_ids = re.findall(r"/groups/(\d+)/switch", client.get("/groups").data.decode())
@@ -197,6 +199,7 @@ def test_an_account_switches_between_its_groups_and_old_links_still_open(app, cl
     assert "Dan" not in client.get("/players").data.decode()
     page = client.get(f"/players/{dan}")
     assert page.status_code == 200 and "<h1>Dan" in page.data.decode().replace("<bdi>", "")
+    assert "Now in Work." in page.data.decode()
     assert "Dan" in client.get("/players").data.decode()
     # Another group's player is still a 404 (eve is in neither of ann's groups).
     eve = app.test_client()
