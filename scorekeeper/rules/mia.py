@@ -349,6 +349,14 @@ class Mia(GameState):
         return [p for p in self.players if self.lives[p] > 0]
 
     @property
+    def reverse_offered(self) -> str | None:
+        """Who may reverse the direction (:attr:`may_reverse`) when reversing would change who
+        plays next, else None: with two players left either direction leads to the other one, so
+        the page offers no reversal (docs/rules.md §Mia, ``mia_reverses``). The entry stays legal
+        (a record may hold one)."""
+        return self.may_reverse if len(self.alive) > 2 else None
+
+    @property
     def eliminated(self) -> list[str]:
         """Players with 0 lives (out), in seat order."""
         return [p for p in self.players if self.lives[p] == 0]

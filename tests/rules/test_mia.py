@@ -365,6 +365,18 @@ def test_refusal_changes_nothing(name, options, before, entry, parts):
     assert snapshot(g) == was and g.summary() == summary
 
 
+@pytest.mark.parametrize("lives, offered", [(3, B), (2, None)])
+def test_a_reversal_is_offered_only_when_it_changes_who_plays_next(lives, offered):
+    """docs/rules.md §Mia (``mia_reverses``): Ann's lie about Mia costs her 2 lives; with 2 she is
+    out and Ben and Cat are left, where either direction leads to the other: the reversal is not
+    offered, but stays legal (a record may hold one)."""
+    g = game([start(A), ann(A, 21), chal(B, 3, 1)], mia_reverses=True, lives=lives)
+    assert g.may_reverse == B and g.reverse_offered == offered
+    assert len(g.alive) == (3 if offered else 2)
+    g.apply(rev(B))
+    assert g.direction == -1 and g.reverse_offered is None
+
+
 def test_refused_entry_while_reverse_pending_keeps_the_offer():
     g = game([start(A), ann(A, 21), chal(B, 3, 1)], mia_reverses=True)
     with pytest.raises(IllegalEntry, match="Ben may reverse"):

@@ -288,6 +288,17 @@ def test_mia_reverse_offer(client, auth):
     assert "Cup owner Ann · challenged by Cat" in text  # the next player is now counter-clockwise
 
 
+def test_no_reverse_is_offered_with_two_players_left(client, auth):
+    """Ann's lie about Mia costs her both lives: Ben and Cat are left, and either direction leads
+    to the other, so Ben's reversal is not offered (found by a review; docs/rules.md §Mia)."""
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", mia_reverses=True,
+                                   lives=2))
+    table.announce("Ann", 21)
+    text = text_of(table.challenge("Ben", (3, 1)).data)
+    assert "reverse to" not in text and "may reverse the direction" not in text
+
+
 def test_game_to_the_end(client, table):
     table.quick("Ann", "Ben", 21, (3, 1))  # Ann 1
     table.quick("Ann", "Ben", 65, (6, 6))  # 66 ranks above 65: Ben 2
@@ -343,6 +354,9 @@ def test_mia_round_the_table_and_may_pass(client, auth):
     text = text_of(r.data)
     assert "Ann passed back without raising, so Ben may not pass." in text
     assert "Ben: challenge" in text and 'name="type" value="pass"' not in r.data.decode()
+    # Nothing above Mia and no pass left: the hint says challenge only, not "or pass" (found by
+    # a review: it said "only challenge or pass" right under "may not pass").
+    assert "no roll, only a challenge" in text and "challenge or pass" not in text
 
 
 def test_the_pass_of_who_rolled_last_is_not_said_to_be_without_looking(client, auth):

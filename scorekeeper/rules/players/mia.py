@@ -15,7 +15,7 @@ The strategy, in plain words:
 - **The turn comes back** (everyone passed): knowing the dice, pass by raising to
   the true value when it is higher; otherwise roll. After a Mia went all the way
   round, start the round again with a new roll.
-- **Reversing** (option ``mia_reverses``): half the time.
+- **Reversing** (option ``mia_reverses``): half the time, when it is offered (not with two left).
 
 :class:`Hidden` is what only the cup knows: the dice under it. An ``announce``
 entry by a roller carries them as the extra key ``dice`` (ignored by the engine).
@@ -80,7 +80,7 @@ def next_entry(state: Mia, rng: random.Random, hidden: Hidden, reverse: bool = T
     if "startroll" in types and not state.started:
         player = nxt.get("player") or nxt.get("rolloff_player")
         return {"type": "startroll", "player": player, "die": roll(rng, 1)[0]}
-    if reverse and state.may_reverse is not None and rng.random() < REVERSE_CHANCE:
+    if reverse and state.reverse_offered is not None and rng.random() < REVERSE_CHANCE:
         return {"type": "reverse", "player": state.may_reverse}
     return answer(state, rng, hidden, nxt["player"])
 
