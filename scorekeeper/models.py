@@ -133,6 +133,9 @@ class Game(SQLModel, table=True):
     live_token: str | None = Field(default=None, max_length=64, unique=True)
     #: A practice game against virtual players: listed apart, never in the players' stats.
     practice: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    #: The account that set the game up (None for imported games and those set up before
+    #: migration 0022, but for practice games it could tell). A practice game is its alone.
+    started_by: int | None = Field(default=None, foreign_key="user.id")
     #: Practice only: what was rolled but not entered yet (the person's turn in progress), JSON.
     practice_state: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     #: SHA-256 of the game, seats, options and active log (``services.games.content_hash``),

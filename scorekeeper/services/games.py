@@ -471,6 +471,7 @@ def create_game(session: Session, group_id: int, name: str, players: list[str], 
                 entries: list | None = None, history: list | None = None,
                 entered_by: int | None = None) -> Game:
     """Add a new game after replaying it; raise :class:`records.ReplayError` and add nothing.
+    ``entered_by``: the account setting it up (its entries' and the game's ``started_by``).
 
     Only flushes: the caller commits (with the seats' profiles), or rolls back.
     """
@@ -478,7 +479,7 @@ def create_game(session: Session, group_id: int, name: str, players: list[str], 
     header = records.load_header(record)
     state = records.apply_entries(records.new_state(header), record["entries"])
     game = Game(group_id=group_id, game=name, players=json.dumps(list(header.players)),
-                options=json.dumps(header.options), **mirrored(state),
+                options=json.dumps(header.options), **mirrored(state), started_by=entered_by,
                 content_hash=content_hash(name, list(header.players), header.options, record["entries"]))
     session.add(game)
     session.flush()

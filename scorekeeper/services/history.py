@@ -35,7 +35,7 @@ from functools import lru_cache
 from html import escape
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from sqlalchemy import insert, update
+from sqlalchemy import insert, or_, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, func, select
 
@@ -206,14 +206,18 @@ def _profiles_for(session: Session, group_id: int, names: list[str]) -> list[Pla
 
 
 def list_games(session: Session, group_id: int, game: str | None = None, player_id: int | None = None,
-               page: int = 1, per_page: int = 20, practice: bool = False) -> tuple[list[Game], int]:
+               page: int = 1, per_page: int = 20, practice_of: int | None = None) -> tuple[list[Game], int]:
     """One page of the group's games, newest played first, and the count of all that match.
 
-    ``game`` filters by game code name, ``player_id`` by profile; ``practice`` picks the
-    practice games instead of the real ones (they are listed apart). No replay:
-    the list reads the ``finished``/``rounds``/``winners`` columns.
+    ``game`` filters by game code name, ``player_id`` by profile; ``practice_of`` (an account
+    id) picks that account's practice games instead of the real ones (they are listed apart;
+    another member's are not listed, as only its own account plays one: ``practice.plays``).
+    No replay: the list reads the ``finished``/``rounds``/``winners`` columns.
     """
-    stmt = select(Game).where(Game.group_id == group_id, Game.practice.is_(practice), Game.removed_at.is_(None))
+    stmt = select(Game).where(Game.group_id == group_id, Game.practice.is_(practice_of is not None),
+                              Game.removed_at.is_(None))
+    if practice_of is not None:
+        stmt = stmt.where(or_(Game.started_by == practice_of, Game.started_by.is_(None)))
     if game in GAMES:
         stmt = stmt.where(Game.game == game)
     if player_id is not None:

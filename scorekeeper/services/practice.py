@@ -123,12 +123,19 @@ def create(session: Session, group_id: int, name: str, player: str, options: dic
     return game
 
 
-def under_way(session: Session, group_id: int, name: str) -> Game | None:
-    """The group's latest practice game of ``name`` (code name) that is not over and not removed,
-    None if there is none: its set-up page offers to go on with it."""
+def plays(game: Game, user_id: int) -> bool:
+    """Whether the account ``user_id`` plays the practice game ``game``: the account that set it
+    up, alone; any member for one set up before that was kept and not told by its log
+    (migration 0022)."""
+    return game.started_by is None or game.started_by == user_id
+
+
+def under_way(session: Session, group_id: int, user_id: int, name: str) -> Game | None:
+    """The account's latest practice game of ``name`` (code name) in the group that is not over
+    and not removed, None if there is none: its set-up page offers to go on with it."""
     return session.exec(
         select(Game).where(Game.group_id == group_id, Game.game == name, Game.practice.is_(True),
-                           Game.finished.is_(False), Game.removed_at.is_(None))
+                           Game.started_by == user_id, Game.finished.is_(False), Game.removed_at.is_(None))
         .order_by(Game.played_at.desc(), Game.id.desc())).first()
 
 

@@ -78,7 +78,8 @@ def game_list():
     pages = max((total + per_page - 1) // per_page, 1)
     # the same filters: "/?game=mia" listed the Mitchi practice games too (found by a review)
     practice_rows, practice_total = hist.list_games(session, current_group().id, game_filter,
-                                                    player.id if player else None, per_page=5, practice=True)
+                                                    player.id if player else None, per_page=5,
+                                                    practice_of=current_user.id)
     return render_template("games/index.html", games=rows, practice_games=practice_rows,
                            practice_total=practice_total, games_registry=GAMES, page=page, pages=pages,
                            total=total, game_filter=game_filter, player=player,

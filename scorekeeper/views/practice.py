@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
@@ -17,6 +17,8 @@ from ..services import games as service
 from ..services import once, practice
 from ..services.groups import current_group
 from ..services.history import mia_words
+from ..models import User
+from ..web import message_response
 from .games import nothing_undone, owned
 from .groups import form_group
 
@@ -28,10 +30,17 @@ def _seed():
 
 
 def practice_game(game_id: int):
-    """A practice game of the signed-in account, else 404."""
+    """A practice game of the signed-in account: 404 for any other game of its groups (and for
+    any game of another group), 403 with the reason for another member's practice game (its
+    summary, log and record stay open to the group, as a game's)."""
     game = owned(game_id)
     if not game.practice:
         abort(404)
+    if not practice.plays(game, current_user.id):
+        starter = get_session().get(User, game.started_by)
+        abort(make_response(message_response(
+            _("This practice game is %(name)s's: only %(name)s plays it, and nothing was changed. Start "
+              "your own from “New game”.", name=starter.username), 403, _("Not allowed"))))
     return game
 
 
@@ -71,7 +80,7 @@ def new(name: str):
     elif request.method == "POST":
         error = _("Check the fields marked below.")
     virtual = practice.seats_for(form.player.data or current_user.username)[1:]
-    going = practice.under_way(get_session(), current_group().id, spec.name)
+    going = practice.under_way(get_session(), current_group().id, current_user.id, spec.name)
     return render_template("practice/new.html", spec=spec, form=form, error=error, virtual=virtual,
                            under_way=going), 400 if error else 200
 

@@ -300,7 +300,7 @@ def test_practice_games_are_listed_apart_and_never_counted_in_stats(client, auth
         assert {p.player.name for p in hist.player_stats(s, 1)} == {"Ann", "Ben", "Cat"}
         listed, total = hist.list_games(s, 1)
         assert [g.id for g in listed] == [real] and total == 1
-        assert [g.id for g in hist.list_games(s, 1, practice=True)[0]] == [gid]
+        assert [g.id for g in hist.list_games(s, 1, practice_of=1)[0]] == [gid]
     games = client.get("/").data.decode()
     main, practice = games.split('id="practice-games"')
     assert f"/practice/{gid}" not in main and f"/games/{gid}/summary" in practice
@@ -337,12 +337,17 @@ def test_a_practice_game_is_removed_and_restored_like_a_game(client, auth):
     move(client, gid)
     page = client.get(f"/practice/{gid}").data.decode()
     assert f'href="/games/{gid}/remove"' in page
+    confirm = re.sub(r"<[^>]+>", "", unescape(client.get(f"/games/{gid}/remove").data.decode()))
+    assert "Mitchi (practice)" in confirm and "It leaves the practice games list" in confirm
     assert client.post(f"/games/{gid}/remove").status_code == 303
     assert f"/practice/{gid}" not in client.get("/").data.decode()
     page = client.get(f"/practice/{gid}").data.decode()
     assert "This game was removed" in page and f'action="/games/{gid}/restore"' in page
     assert f'href="/games/{gid}/remove"' not in page
     assert "practice-next" not in page and 'value="roll"' not in page and 'class="undo"' not in page
+    assert 'class="scores' in page  # the score table stays (a review found it gone)
+    settings = re.sub(r"<[^>]+>", "", unescape(client.get("/settings").data.decode()))
+    assert "Mitchi (practice) · Ann, Ben, Cat, Dan" in settings
     before = stored_log(client, gid)
     with Session(client.application.extensions["scorekeeper.engine"]) as s:
         version = s.get(Game, gid).version  # as a page from before the removal would not know it
@@ -353,6 +358,30 @@ def test_a_practice_game_is_removed_and_restored_like_a_game(client, auth):
     page = client.get(f"/practice/{gid}").data.decode()
     assert "This game was removed" not in page and ("practice-next" in page or 'name="action"' in page)
     assert f"/practice/{gid}" in client.get("/").data.decode()
+
+
+def test_a_practice_game_is_played_by_the_account_that_started_it_alone(client, auth, seeded):
+    """ben, in ann's group, is not offered ann's practice game under way, does not see it in the
+    list, and his taps on it are refused with the reason and change nothing (he could play it
+    as ann; found by a review). Its summary stays open to the group, as a game's."""
+    from .test_groups import ben_joins_ann
+
+    _, ben = ben_joins_ann(seeded, client, auth)
+    gid = start(client)
+    assert f'href="/practice/{gid}"' in client.get("/practice/new/mitchi").data.decode()
+    assert "under way" not in ben.get("/practice/new/mitchi").data.decode()
+    assert f"/practice/{gid}" not in ben.get("/").data.decode()
+    assert f"/practice/{gid}" in client.get("/").data.decode()
+    page = ben.get(f"/practice/{gid}")
+    assert page.status_code == 403 and "only ann plays it" in unescape(page.data.decode())
+    before = stored_log(client, gid)
+    for path in ("next", "roll", "undo"):
+        r = ben.post(f"/practice/{gid}/{path}", data={"version": "1", "action": "roll"}, headers=HX)
+        assert r.status_code == 403 and "nothing was changed" in unescape(r.data.decode()), path
+    assert ben.get(f"/games/{gid}").status_code == 303  # the game's page leads to the practice page
+    assert stored_log(client, gid) == before
+    assert ben.get(f"/games/{gid}/summary").status_code == 200
+    assert move(client, gid).status_code == 200  # ann plays on
 
 
 def test_another_account_gets_404(client, auth):
