@@ -419,17 +419,21 @@
     showOffline(offlineNow(), 1);
     if (isPoll(e)) return;
     unsent = true;
-    // Undo, Redo: no entry to send again
-    var change = /\/(undo|redo)$/.test((e.detail.requestConfig || {}).path || "") ? "-change" : "";
+    var change = noDice(e);
     say(words("offline" + change), "back" + change);
   });
   document.addEventListener("htmx:responseError", function (e) {
     if (isPoll(e)) return;
     if (e.detail.xhr && e.detail.xhr.status >= 500) {
       unsent = true;
-      say(words("server").replace("{status}", e.detail.xhr.status));
+      say(words("server" + noDice(e)).replace("{status}", e.detail.xhr.status));
     }
   });
+  // Undo, Redo and a practice game's moves (roll, next): no entry to send again and no dice
+  // picked on the page, so their notes say neither ("-change" words).
+  function noDice(e) {
+    return /\/(undo|redo|roll|next)$/.test((e.detail.requestConfig || {}).path || "") ? "-change" : "";
+  }
 
   // A page kept offline may hold an ended session's CSRF token: on SK-CSRF-Refused, take a fresh
   // token and send the request once more; a second refusal shows.

@@ -221,3 +221,24 @@ def test_practice_pages_pass_axe_and_fit_a_phone(page: Page, practice_server: st
                 break
     page.goto(base + "/")
     assert_no_violations(page, "games list with practice games")
+
+
+def test_a_practice_move_without_connection_says_nothing_of_picked_dice(page: Page, practice_server: str):
+    """A practice page has no dice to pick: a move sent with no connection says that nothing
+    changed, not that "dice you picked stay picked" (found by a review)."""
+    base = practice_server
+    register(page, base)
+    page.goto(base + "/practice/new/mitchi")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_role("button", name="Start the practice game").click()
+    page.wait_for_url(base + "/practice/*")
+    panel = page.locator("#panel")
+    button = panel.get_by_role("button", name="Next:").or_(panel.get_by_role("button", name="Roll")).first
+    expect(button).to_be_visible()
+    page.wait_for_timeout(700)  # past the guard against taps as the screen changes
+    page.context.set_offline(True)
+    button.click()
+    note = page.locator("[role=alert]", has_text="No answer").first
+    expect(note).to_contain_text("No answer: no connection, so nothing changed on this page")
+    assert "picked" not in note.inner_text()
+    page.context.set_offline(False)
