@@ -10,6 +10,7 @@ from .. import forms
 from ..db import get_session
 from ..htmx import is_htmx
 from ..i18n import translated
+from ..models import User
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.record import ReplayError
@@ -17,7 +18,6 @@ from ..services import games as service
 from ..services import once, practice
 from ..services.groups import current_group
 from ..services.history import mia_words
-from ..models import User
 from ..web import message_response
 from .games import nothing_undone, owned
 from .groups import form_group
