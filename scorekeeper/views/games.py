@@ -15,7 +15,7 @@ from ..db import get_session
 from ..htmx import client_redirect, is_htmx
 from ..i18n import gettext as _
 from ..i18n import ngettext, translated
-from ..models import Game
+from ..models import Game, User
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.dice import same_entry
@@ -23,7 +23,7 @@ from ..rules.names import clean_name, name_key
 from ..rules.record import ReplayError, check_players
 from ..words import GAME_ALIASES, describe, game_title, in_setup_words, shown_tag
 from ..services import games as service
-from ..services import groups, history, live, once
+from ..services import groups, history, live, once, practice
 from ..services.groups import current_group
 from ..web import keep_sent_csrf_token, message_response
 from .groups import form_group
@@ -49,6 +49,17 @@ def owned(game_id: int) -> Game:
     if game is None:
         abort(404)
     return game
+
+
+def refuse_others_practice(game: Game) -> None:
+    """Answer 403 with the reason (nothing changed) when ``game`` is a practice game another
+    account of the group set up: only that account plays, removes or restores it
+    (docs/practice.md); its summary, log and record stay open to the group."""
+    if game.practice and not practice.plays(game, current_user.id):
+        starter = get_session().get(User, game.started_by)
+        abort(make_response(message_response(
+            _("This practice game is %(name)s's: only %(name)s plays it, and nothing was changed. Start "
+              "your own from “New game”.", name=starter.username), 403, _("Not allowed"))))
 
 
 def scored(game_id: int) -> Game:
@@ -368,6 +379,7 @@ def rematch(game_id: int):
 def remove(game_id: int):
     """Remove a game (a test game, a mistake): asks first; restorable for 30 days from Account."""
     game = owned(game_id)
+    refuse_others_practice(game)
     session = get_session()
     if request.method == "POST":
         service.remove_game(session, game)
@@ -387,6 +399,7 @@ def remove(game_id: int):
 def restore(game_id: int):
     """Put a removed game back in the lists and stats."""
     game = owned(game_id)
+    refuse_others_practice(game)
     service.restore_game(get_session(), game)
     flash(_("Game restored."))
     return redirect(url_for("games.play", game_id=game.id), 303)

@@ -19,7 +19,7 @@ from ..rules import GAMES
 from ..services import history as hist
 from ..services.games import RESTORE_DAYS
 from ..services.groups import current_group
-from ..services import groups, transfer
+from ..services import groups, practice, transfer
 from ..web import limiter, message_response
 from ..words import game_title
 from .games import owned
@@ -103,7 +103,8 @@ def summary(game_id: int):
         chart = hist.chart_data_uri(hist.chart_svg(game.game, series))
     return render_template("history/summary.html", s=view, game=game, spec=spec, words=hist.score_words(game.game),
                            lowest=spec.lowest_wins, tz=_tz(), chart=chart, legend=hist.chart_legend(players),
-                           chart_height=hist.chart_height(len(players)))
+                           chart_height=hist.chart_height(len(players)),
+                           plays=not game.practice or practice.plays(game, current_user.id))
 
 
 @bp.route("/games/<int:game_id>/chart.svg")
@@ -387,7 +388,9 @@ def settings():
     now = hist.when(datetime.now(timezone.utc), _tz())
     from ..services import games as service
 
-    removed = service.removed_games(get_session(), current_group().id)
+    # another account's practice game is its alone to restore (docs/practice.md): not listed
+    removed = [g for g in service.removed_games(get_session(), current_group().id)
+               if not g.practice or practice.plays(g, current_user.id)]
     return render_template("history/settings.html", zones=hist.timezones(), current=_tz(), now=now,
                            error=error, removed=removed, loads=json.loads, games_registry=GAMES,
                            days=service.RESTORE_DAYS), 400 if error else 200

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
@@ -10,7 +10,6 @@ from .. import forms
 from ..db import get_session
 from ..htmx import is_htmx
 from ..i18n import translated
-from ..models import User
 from ..rules import GAMES, find_game
 from ..rules.base import RecordError
 from ..rules.record import ReplayError
@@ -18,8 +17,7 @@ from ..services import games as service
 from ..services import once, practice
 from ..services.groups import current_group
 from ..services.history import mia_words
-from ..web import message_response
-from .games import nothing_undone, owned
+from .games import nothing_undone, owned, refuse_others_practice
 from .groups import form_group
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
@@ -31,16 +29,12 @@ def _seed():
 
 def practice_game(game_id: int):
     """A practice game of the signed-in account: 404 for any other game of its groups (and for
-    any game of another group), 403 with the reason for another member's practice game (its
-    summary, log and record stay open to the group, as a game's)."""
+    any game of another group), 403 with the reason for another member's practice game
+    (:func:`refuse_others_practice`)."""
     game = owned(game_id)
     if not game.practice:
         abort(404)
-    if not practice.plays(game, current_user.id):
-        starter = get_session().get(User, game.started_by)
-        abort(make_response(message_response(
-            _("This practice game is %(name)s's: only %(name)s plays it, and nothing was changed. Start "
-              "your own from “New game”.", name=starter.username), 403, _("Not allowed"))))
+    refuse_others_practice(game)
     return game
 
 

@@ -117,8 +117,8 @@ def test_a_practice_game_is_set_up_with_three_virtual_players_and_rolls_for_who_
 
 
 def test_start_sent_twice_makes_one_practice_game(client, auth, seeded):
-    """A double tap on "Start the practice game" (or Back, then Start again on the page as it was)
-    opens the first sending's game; a fresh page makes a new one."""
+    """A double tap on "Start the practice game" (or a resend) opens the first sending's game; a
+    page loaded anew makes a new one."""
     auth.register()
     page = client.get("/practice/new/mitchi").data.decode()
     token = re.search(r'name="once" value="([^"]+)"', page).group(1)
@@ -380,7 +380,20 @@ def test_a_practice_game_is_played_by_the_account_that_started_it_alone(client, 
         assert r.status_code == 403 and "nothing was changed" in unescape(r.data.decode()), path
     assert ben.get(f"/games/{gid}").status_code == 303  # the game's page leads to the practice page
     assert stored_log(client, gid) == before
-    assert ben.get(f"/games/{gid}/summary").status_code == 200
+    summary = ben.get(f"/games/{gid}/summary")
+    assert summary.status_code == 200 and "Play on" not in summary.data.decode()
+    assert "Play on" in client.get(f"/games/{gid}/summary").data.decode()
+    # Nor does he remove or restore it (a review removed it from his phone, then restored it and
+    # was told "Game restored." above "nothing was changed").
+    assert ben.get(f"/games/{gid}/remove").status_code == 403
+    for path in ("remove", "restore"):
+        r = ben.post(f"/games/{gid}/{path}")
+        assert r.status_code == 403 and "only ann plays it" in unescape(r.data.decode()), path
+    assert client.post(f"/games/{gid}/remove").status_code == 303  # ann removes it: ben is not offered it
+    assert f"/games/{gid}/restore" in client.get("/settings").data.decode()
+    assert f"/games/{gid}/restore" not in ben.get("/settings").data.decode()
+    assert ben.post(f"/games/{gid}/restore").status_code == 403
+    assert client.post(f"/games/{gid}/restore").status_code == 303
     assert move(client, gid).status_code == 200  # ann plays on
 
 
