@@ -258,7 +258,7 @@ def test_remove_and_restore_in_german(de):
     r = de.post(f"/games/{game}/remove", follow_redirects=True)
     german(r.data, "Spiel entfernt. Unter Konto kannst du es 30 Tage lang wiederherstellen")
     page = de.get(f"/games/{game}").data
-    german(page, "Dieses Spiel wurde entfernt", "Wiederherstellen")
+    german(page, "Dieses Spiel wurde am", "entfernt.", "Wiederherstellen")
     r = de.post(f"/games/{game}/restore", follow_redirects=True)
     german(r.data, "Spiel wiederhergestellt.")
 
