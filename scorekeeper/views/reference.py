@@ -15,6 +15,7 @@ from flask_babel import pgettext
 
 from ..rules import GAMES
 from ..rules.base import GameSpec, RecordError, parse_options
+from ..services.history import hand_words
 from ..words import option_help, option_label
 
 bp = Blueprint("reference", __name__, url_prefix="/rules")
@@ -80,16 +81,6 @@ def option_words(game: str, option, value=None) -> dict[str, str]:
     else:
         shown = str(value)
     return {"label": label, "help": help_, "value": shown}
-
-
-def hand_words(hand) -> str:
-    """A Mitchi hand as read in this language: "Mitchi", "double 6" (German "6er-Pasch"), "6-3"."""
-    high, low = sorted(hand, reverse=True)
-    if (high, low) == (2, 1):
-        return "Mitchi"
-    if high == low:
-        return _("double %(die)d", die=high)
-    return f"{high}-{low}"
 
 
 def mia_words(value: int) -> str:

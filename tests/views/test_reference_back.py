@@ -47,3 +47,27 @@ def test_a_bonus_points_mia_games_reference_says_how_it_ends(client, auth):
     assert "the last with lives wins" not in ref
     plain = client.get("/rules/mia").data.decode()  # no game: the usual ending
     assert "the last with lives wins" in plain and "most bonus points win" not in plain
+
+
+def test_a_sum_order_games_reference_shows_its_order_first(client, auth):
+    """The order the game plays leads (a review found a sum-order game's reference opening with
+    the standard order); without a game, or in a standard-order game, the standard order leads."""
+    auth.register()
+    summed = new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", order="sum")
+    standard = new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0")
+    for url, first in ((f"/rules/mia?game={summed}", "Sum order"), (f"/rules/mia?game={standard}", "Standard order"),
+                       ("/rules/mia", "Standard order")):
+        ref = client.get(url).data.decode()
+        heads = re.findall(r"<strong>(Standard order|Sum order)</strong>", ref)
+        assert heads[0] == first and len(heads) == 2, (url, heads)
+
+
+def test_the_mitchi_hands_are_read_with_their_dice(client):
+    """A screen reader hears each hand once: "2-1 Mitchi" (the pictures are hidden from it, so
+    Mitchi was read without its dice), "double 6", "3‑1"."""
+    ref = client.get("/rules/mitchi").data.decode()
+    items = re.findall(r"<li>(.*?)</li>", re.search(r'<ol class="log">(.*?)</ol>', ref, re.S).group(1))
+    spoken = [re.sub(r"<[^>]+>", "", re.sub(r'<svg.*?</svg>|<span class="die[^"]*"[^>]*>.*?</span>', "", i)).strip()
+              for i in items]
+    assert spoken[0] == "2-1 Mitchi", spoken[:3]
+    assert spoken[1] == "double 6" and spoken[-1] == "3\u20111", spoken
