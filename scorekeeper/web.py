@@ -275,7 +275,7 @@ def init_app(app) -> None:
 
     app.jinja_env.context_class = CallingContext
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
-                                 die_faces=die_faces, hand=hand, fragment=fragment, game_url=game_url,
+                                 die_faces=die_faces, hand=hand, rolled_off=rolled_off, fragment=fragment, game_url=game_url,
                                  current_mark=current_mark, current_group=current_group, once_field=once.field,
                                  field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
@@ -348,6 +348,19 @@ def hand(dice, spoken: bool = True) -> Markup:
     if spoken:
         inner += Markup('<span class="sr-only">{}</span>').format("-".join(str(d) for d in dice))
     return Markup('<span class="hand">{}</span>').format(inner)
+
+
+def rolled_off(passes) -> Markup:
+    """A roll for who starts so far, as its pages show it: ``passes`` (the opening's
+    ``as_dict()["rolloff"]``: a list of passes, each a list of ``{"player", "die"}``) as
+    "Ann ⚂, Ben ⚄; then Ann ⚅", each die a small face with its value said to screen readers.
+    One function for a game's opening and a practice game's "Who starts" (two copies of one
+    loop before)."""
+    faces = die_faces("small")
+    return Markup.escape(_("; then ")).join(
+        Markup(", ").join(Markup('{} {}<span class="sr-only">{}</span>').format(isolated(r["player"]), faces[r["die"]], r["die"])
+                          for r in one_pass)
+        for one_pass in passes)
 
 
 def of_player(items, player: str):

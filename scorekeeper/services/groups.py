@@ -131,6 +131,12 @@ def current_role() -> str | None:
     return m.role if m else None
 
 
+def say_now_in(group: Group) -> None:
+    """Tell the next page (or this one, not yet rendered) that ``group`` is now the current
+    group: "Now in …", after a switch, a form of another tab's group, a link of another group."""
+    flash(_("Now in %(name)s.", name=group.name))
+
+
 def switch_to(session: Session, user_id: int, group_id: int) -> Group:
     """Make ``group_id`` the account's current group; raise :class:`NotAllowed` if not a member."""
     if membership(session, user_id, group_id) is None:
@@ -254,7 +260,7 @@ def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
         cookie["group_id"] = game.group_id
         g.pop("current_group", None)
         if before is not None and request.method == "GET":  # a page says so, as a switch does
-            flash(_("Now in %(name)s.", name=session.get(Group, game.group_id).name))
+            say_now_in(session.get(Group, game.group_id))
     return game
 
 

@@ -52,7 +52,7 @@ def form_group():
         abort(make_response(message_response(
             _("Nothing was saved: this page was made for a group you are not in (any more). Open it again "
               "from one of your groups."), 404, _("Not found"))))
-    flash(_("Now in %(name)s.", name=group.name))
+    groups.say_now_in(group)
     return group
 
 
@@ -93,7 +93,7 @@ def switch(group_id: int):
         group = groups.switch_to(get_session(), current_user.id, group_id)
     except groups.NotAllowed:
         abort(404)
-    flash(_("Now in %(name)s.", name=group.name))
+    groups.say_now_in(group)
     return redirect(url_for("index"), 303)
 
 

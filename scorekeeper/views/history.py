@@ -302,7 +302,7 @@ def player(player_id: int, error: str | None = None):
         group_id = hist.group_of_player(session, player_id)
         if group_id is None or groups.membership(session, current_user.id, group_id) is None:
             abort(404)
-        flash(_("Now in %(name)s.", name=groups.switch_to(session, current_user.id, group_id).name))
+        groups.say_now_in(groups.switch_to(session, current_user.id, group_id))
         profile = hist.get_player(session, group_id, player_id)
     stats = hist.player_stats(session, current_group().id, player_id)
     rows, total = hist.list_games(session, current_group().id, player_id=player_id, per_page=10)
