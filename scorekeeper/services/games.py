@@ -803,6 +803,21 @@ def latest_rematch(session: Session, game: Game) -> Game | None:
     return session.exec(stmt).first()
 
 
+def rematch_started(session: Session, game: Game) -> tuple[Game, str | None] | None:
+    """The rematch of a finished ``game`` made already, for its page to lead to, and the username
+    of the account that started it (None when not known); None when there is none, it was
+    removed, or ``game`` is a practice game. Asked only by a finished game's page."""
+    if game.practice:
+        return None
+    new = latest_rematch(session, game)
+    if new is None or new.removed_at is not None:
+        return None
+    from ..models import User
+
+    starter = session.get(User, new.started_by) if new.started_by is not None else None
+    return new, starter.username if starter is not None else None
+
+
 RESTORE_DAYS = 30
 
 

@@ -202,7 +202,23 @@ def render_game(loaded: service.Loaded, message: str | None = None, level: str =
         keep_sent_csrf_token()
     spec = find_game(loaded.game.game)
     return render_template(template, loaded=loaded, game=loaded.game, state=loaded.state, spec=spec,
-                           message=message, level=level), status
+                           message=message, level=level, rematch=_rematch_started(loaded)), status
+
+
+def _rematch_started(loaded: service.Loaded) -> tuple[Game, str] | None:
+    """A finished game's rematch made already (on this phone or another) and who started it
+    ("you", or a name), for the page to lead there instead of offering a second one; else None."""
+    if not loaded.state.finished or loaded.game.removed_at is not None:
+        return None
+    made = service.rematch_started(get_session(), loaded.game)
+    if made is None:
+        return None
+    new, name = made
+    if name == current_user.username:
+        return new, _("You started a rematch.")
+    if name:
+        return new, _("%(name)s started a rematch.", name=name)
+    return new, _("A rematch was started.")
 
 
 @bp.route("/<int:game_id>")
@@ -303,6 +319,8 @@ def poll(game_id: int):
     loaded = service.load(session, game)
     if game.removed_at is not None:  # removed on another phone: the panel says so, and nothing moved on
         return render_game(loaded)
+    if loaded.state.finished and service.rematch_started(session, game) is not None:
+        return render_game(loaded)  # a rematch claimed the version: the panel leads to it, no entry moved
     return render_game(loaded, _who_entered(session, loaded, news=True), "info")
 
 

@@ -8,7 +8,7 @@ import re
 from sqlmodel import Session, select
 
 from scorekeeper.models import Game
-from ..conftest import new_game
+from ..conftest import HX, Auth, new_game
 from .test_mia_views import Table
 
 
@@ -103,3 +103,32 @@ def test_a_rematch_never_played_is_reused_after_an_undo_and_a_new_end(app, clien
     assert r.status_code == 303 and not r.headers["Location"].endswith(f"/games/{first_id}")
     with Session(app.extensions["scorekeeper.engine"]) as session:
         assert len(session.exec(select(Game)).all()) == 3
+
+
+def test_a_phone_on_the_finished_game_is_led_to_the_rematch_another_phone_started(app, client, auth):
+    """ben's phone shows the finished game while ann taps Rematch on hers. His poll brings the
+    panel with who started it and a link to the new game, not the Rematch button (a second tap
+    there, once the rematch had entries, made a third game) nor "The game moved on. Last entry …"
+    (no entry moved: the rematch claims the version). Found at the table: the second phone stayed
+    on the old game with its Rematch button."""
+    from .test_groups import invite_link
+
+    auth.register("ann")
+    table = finished_mia(client)
+    ben = app.test_client()
+    Auth(ben).register("ben")
+    assert ben.post(invite_link(client).split("localhost", 1)[1]).status_code == 303
+    seen = table.version
+    assert "Rematch:" in ben.get(f"/games/{table.game}").data.decode()
+    r = client.post(f"/games/{table.game}/rematch", data={"version": str(seen)})
+    new_id = int(re.search(r"/games/(\d+)$", r.headers["Location"]).group(1))
+    r = ben.get(f"/games/{table.game}/poll?v={seen}", headers=HX)
+    panel = r.data.decode()
+    assert r.status_code == 200 and "ann started a rematch." in panel
+    assert f'href="/games/{new_id}">Open the rematch</a>' in panel
+    assert "Rematch:" not in panel and "moved on" not in panel and "Last entry" not in panel
+    # ann, back on the old game, is told it was hers; a removed rematch gives the button back.
+    assert "You started a rematch." in client.get(f"/games/{table.game}").data.decode()
+    client.post(f"/games/{new_id}/remove")
+    page = ben.get(f"/games/{table.game}").data.decode()
+    assert "Rematch:" in page and "Open the rematch" not in page
