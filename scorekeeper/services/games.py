@@ -773,7 +773,9 @@ def rematch(session: Session, game: Game, version: int | None, entered_by: int |
 
     Nothing is entered: the new game opens on "Who starts?" (name the starter, or the one-die
     roll-off the rules give; docs/rules.md §Every game). The old game's ``version`` is
-    claimed first, so a double tap makes one new game (:class:`Stale` for the second). Flushes
+    claimed first, so a double tap makes one new game (:class:`Stale` for the second). The old
+    game's live link ("Show to the table"), if on, moves to the new game: a table screen or a
+    spectator's phone follows the table's next game without a new link. Flushes
     only: the caller links the seats and commits. Raises :class:`Refused` for a game that is
     not over, is removed or is a practice game (its page offers its own new game), and
     :class:`Stale` when the game moved on since ``version`` (an undo: it may no longer be over).
@@ -791,8 +793,16 @@ def rematch(session: Session, game: Game, version: int | None, entered_by: int |
             raise Stale(repeated=True)
     _end_read(session)
     _claim(session, game, version)
-    return create_game(session, game.group_id, game.game, json.loads(game.players), json.loads(game.options),
-                       [], entered_by=entered_by)
+    link = game.live_token
+    if link is not None:  # the table's live link follows the table to its next game
+        session.execute(update(Game).where(Game.id == game.id).values(live_token=None))
+        set_committed_value(game, "live_token", None)
+    new = create_game(session, game.group_id, game.game, json.loads(game.players), json.loads(game.options),
+                      [], entered_by=entered_by)
+    if link is not None:
+        new.live_token = link
+        session.flush()
+    return new
 
 
 def latest_rematch(session: Session, game: Game) -> Game | None:

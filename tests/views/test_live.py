@@ -442,3 +442,26 @@ def test_after_a_redo_another_phone_is_told_who_put_it_back(app, client, auth):
     late = ben.post(f"/games/{gid}/entries", data={"type": "turn", "player": "Ben", "hand.0": "4", "hand.1": "4",
                                                    "rolls": "1", "version": bens_page}, headers=HX)
     assert late.status_code == 409 and "Last entry, by ann: Ann: 6-5 in 1." in late.data.decode()
+
+
+def test_the_live_link_follows_the_table_to_its_rematch(app, client, auth):
+    """A table screen shows the finished game; Rematch is tapped. Its next poll shows the new game
+    (asking who starts), by the same link: no new link or QR code to pass round. The old game's
+    "Show to the table" then has no link; the new one's has the same. Found at the table: the
+    screen stayed on the game that had ended."""
+    from .test_rematch import finished_mia
+
+    auth.register()
+    table = finished_mia(client)
+    path = turn_on(client, table.game)
+    viewer = app.test_client()
+    ended = viewer.get(path).data.decode()
+    assert "Game over" in ended
+    shown = int(re.search(r"/poll\?v=(\d+)", ended).group(1))
+    r = client.post(f"/games/{table.game}/rematch", data={"version": str(table.version)})
+    new_id = int(re.search(r"/games/(\d+)$", r.headers["Location"]).group(1))
+    r = viewer.get(f"{path}/poll?v={shown}", headers=HX)
+    assert r.status_code == 200 and "Who starts?" in r.data.decode() and "Game over" not in r.data.decode()
+    assert "Who starts?" in viewer.get(path).data.decode()
+    assert "live-link" not in client.get(f"/games/{table.game}/table").data.decode()
+    assert path in client.get(f"/games/{new_id}/table").data.decode()
