@@ -276,7 +276,17 @@ def members(session: Session, group_id: int) -> list[tuple[User, Membership]]:
 def _require_owner(session: Session, user_id: int, group_id: int) -> None:
     m = membership(session, user_id, group_id)
     if m is None or m.role != OWNER:
-        raise NotAllowed(_("Only the group's owner can do that."))
+        raise _only_the_owner(session, group_id)
+
+
+def _only_the_owner(session: Session, group_id: int) -> NotAllowed:
+    """"Only the group's owner can do that; its owner is ben." The owner named, as a phone
+    refused here may have been the owner a moment ago (a hand-over on another phone)."""
+    owner = session.exec(select(User.username).join(Membership, Membership.user_id == User.id)
+                         .where(Membership.group_id == group_id, Membership.role == OWNER)).first()
+    if owner is None:
+        return NotAllowed(_("Only the group's owner can do that."))
+    return NotAllowed(_("Only the group's owner can do that; its owner is %(name)s.", name=owner))
 
 
 def rename(session: Session, user_id: int, group_id: int, name: str) -> Group:
@@ -420,7 +430,7 @@ def hand_over(session: Session, user_id: int, group_id: int, member_id: int) -> 
 
     if not change_role(user_id, OWNER, MEMBER):
         session.rollback()
-        raise NotAllowed(_("Only the group's owner can do that."))
+        raise _only_the_owner(session, group_id)
     if not change_role(member_id, MEMBER, OWNER):
         session.rollback()
         raise NoSuch(_("That account is not a member of this group."))

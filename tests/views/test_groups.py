@@ -528,7 +528,7 @@ def test_the_owner_hands_the_group_to_a_member_and_may_then_leave_it(app, client
     r = client.post("/groups/leave", data={"group": str(group)})
     assert r.status_code == 403 and "make another member its owner first" in r.data.decode()
     r = ben.post(f"/groups/members/{ben_id}/owner", data={"group": str(group)})  # a member: refused
-    assert r.status_code == 403 and "Only the group&#39;s owner" in r.data.decode()
+    assert r.status_code == 403 and "Only the group&#39;s owner can do that; its owner is ann." in r.data.decode()
     assert client.post("/groups/members/99999/owner", data={"group": str(group)}).status_code == 404
     with Session(engine) as s:
         ann_id = s.exec(select(User).where(User.username == "ann")).one().id
@@ -574,6 +574,11 @@ def test_two_hand_overs_at_once_leave_one_owner(app, client, auth):
         owners = s.exec(select(Membership)
                         .where(Membership.group_id == group, Membership.role == "owner")).all()
     assert len(owners) == 1 and owners[0].user_id in ids
+    # The phone that lost is told who became the owner (it said only "Only the group's owner can
+    # do that.", though this account was the owner when the page was shown).
+    winner = ("ben", "cat")[ids.index(owners[0].user_id)]
+    refused = next(r for r in answers if r.status_code == 403).data.decode()
+    assert f"its owner is {winner}." in refused
 
 
 def test_a_removal_and_a_hand_over_of_one_member_at_once_leave_one_owner(app, client, auth):
