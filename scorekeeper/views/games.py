@@ -44,22 +44,24 @@ def index():
 def owned(game_id: int) -> Game:
     """The game ``game_id`` of one of the signed-in account's groups, else 404.
 
-    Every route that takes a game id fetches it here (a test walks the URL map)."""
+    Every route that takes a game id fetches it here (a test walks the URL map). A practice game
+    set up by another account of the group is refused here too (:func:`refuse_others_practice`)."""
     game = groups.game_of_member(get_session(), current_user.id, game_id)
     if game is None:
         abort(404)
+    refuse_others_practice(game)
     return game
 
 
 def refuse_others_practice(game: Game) -> None:
     """Answer 403 with the reason (nothing changed) when ``game`` is a practice game another
-    account of the group set up: only that account plays, removes or restores it
-    (docs/practice.md); its summary, log and record stay open to the group."""
+    account of the group set up: only that account sees, plays, removes or restores it, its
+    summary, log and record included (docs/practice.md)."""
     if game.practice and not practice.plays(game, current_user.id):
         starter = get_session().get(User, game.started_by)
         abort(make_response(message_response(
-            _("This practice game is %(name)s's: only %(name)s plays it, and nothing was changed. Start "
-              "your own from “New game”.", name=starter.username), 403, _("Not allowed"))))
+            _("This practice game is %(name)s's: only %(name)s sees and plays it, and nothing was changed. "
+              "Start your own from “New game”.", name=starter.username), 403, _("Not allowed"))))
 
 
 def scored(game_id: int) -> Game:
@@ -308,6 +310,8 @@ def poll(game_id: int):
     if seen is not None and seen == (live.asked_version(request.args.get("v")), groups.current_group_id()):
         return Response(status=204)
     game = groups.game_of_member(get_session(), current_user.id, game_id)
+    if game is not None:
+        refuse_others_practice(game)
     if game is None:
         if is_htmx():  # removed from the group while the page was open: say so, leave the page
             flash(_("That game is no longer yours to see: you are not in its group any more."))
@@ -397,7 +401,6 @@ def rematch(game_id: int):
 def remove(game_id: int):
     """Remove a game (a test game, a mistake): asks first; restorable for 30 days from Account."""
     game = owned(game_id)
-    refuse_others_practice(game)
     session = get_session()
     if request.method == "POST":
         service.remove_game(session, game)
@@ -417,7 +420,6 @@ def remove(game_id: int):
 def restore(game_id: int):
     """Put a removed game back in the lists and stats."""
     game = owned(game_id)
-    refuse_others_practice(game)
     service.restore_game(get_session(), game)
     flash(_("Game restored."))
     return redirect(url_for("games.play", game_id=game.id), 303)

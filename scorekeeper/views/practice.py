@@ -17,7 +17,7 @@ from ..services import games as service
 from ..services import once, practice
 from ..services.groups import current_group
 from ..services.history import mia_words
-from .games import nothing_undone, owned, refuse_others_practice
+from .games import nothing_undone, owned
 from .groups import form_group
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
@@ -30,11 +30,10 @@ def _seed():
 def practice_game(game_id: int):
     """A practice game of the signed-in account: 404 for any other game of its groups (and for
     any game of another group), 403 with the reason for another member's practice game
-    (:func:`refuse_others_practice`)."""
+    (:func:`.games.owned`)."""
     game = owned(game_id)
     if not game.practice:
         abort(404)
-    refuse_others_practice(game)
     return game
 
 

@@ -363,7 +363,9 @@ def test_a_practice_game_is_removed_and_restored_like_a_game(client, auth):
 def test_a_practice_game_is_played_by_the_account_that_started_it_alone(client, auth, seeded):
     """ben, in ann's group, is not offered ann's practice game under way, does not see it in the
     list, and his taps on it are refused with the reason and change nothing (he could play it
-    as ann; found by a review). Its summary stays open to the group, as a game's."""
+    as ann; found by a review). Nor does he read it: its summary, log, record, chart and live
+    link are refused as well (they were open to anyone who typed its address; found by a
+    review, as the README calls it his alone)."""
     from .test_groups import ben_joins_ann
 
     _, ben = ben_joins_ann(seeded, client, auth)
@@ -373,22 +375,25 @@ def test_a_practice_game_is_played_by_the_account_that_started_it_alone(client, 
     assert f"/practice/{gid}" not in ben.get("/").data.decode()
     assert f"/practice/{gid}" in client.get("/").data.decode()
     page = ben.get(f"/practice/{gid}")
-    assert page.status_code == 403 and "only ann plays it" in unescape(page.data.decode())
+    assert page.status_code == 403 and "only ann sees and plays it" in unescape(page.data.decode())
     before = stored_log(client, gid)
     for path in ("next", "roll", "undo"):
         r = ben.post(f"/practice/{gid}/{path}", data={"version": "1", "action": "roll"}, headers=HX)
         assert r.status_code == 403 and "nothing was changed" in unescape(r.data.decode()), path
-    assert ben.get(f"/games/{gid}").status_code == 303  # the game's page leads to the practice page
     assert stored_log(client, gid) == before
-    summary = ben.get(f"/games/{gid}/summary")
-    assert summary.status_code == 200 and "Play on" not in summary.data.decode()
+    for path in (f"/games/{gid}", f"/games/{gid}/summary", f"/games/{gid}/log", f"/games/{gid}/record.json",
+                 f"/games/{gid}/chart.svg", f"/games/{gid}.csv", f"/games/{gid}/table", f"/games/{gid}/poll?v=999"):
+        r = ben.get(path)
+        assert r.status_code == 403 and "only ann sees and plays it" in unescape(r.data.decode()), path
+    assert ben.post(f"/games/{gid}/live").status_code == 403
     assert "Play on" in client.get(f"/games/{gid}/summary").data.decode()
+    assert client.get(f"/games/{gid}/record.json").status_code == 200
     # Nor does he remove or restore it (a review removed it from his phone, then restored it and
     # was told "Game restored." above "nothing was changed").
     assert ben.get(f"/games/{gid}/remove").status_code == 403
     for path in ("remove", "restore"):
         r = ben.post(f"/games/{gid}/{path}")
-        assert r.status_code == 403 and "only ann plays it" in unescape(r.data.decode()), path
+        assert r.status_code == 403 and "only ann sees and plays it" in unescape(r.data.decode()), path
     assert client.post(f"/games/{gid}/remove").status_code == 303  # ann removes it: ben is not offered it
     assert f"/games/{gid}/restore" in client.get("/settings").data.decode()
     assert f"/games/{gid}/restore" not in ben.get("/settings").data.decode()
