@@ -399,3 +399,39 @@ def test_the_owner_hands_the_group_on_and_leaves_it(page: Page, phone, live_serv
     ben.goto(base + "/groups")
     expect(ben.locator("main")).to_contain_text("You are its owner.")
     expect(ben.get_by_role("button", name="Make an invite link")).to_be_visible()
+
+
+def test_a_rematch_tapped_on_one_phone_leads_the_other_and_the_table_screen_there(page: Page, phone, live_server: str):
+    """The game ends; the table screen shows it by the live link and a second phone lies on its
+    page. Rematch on the first phone: the second says who started it and leads there (its
+    Rematch button gone), and the screen goes on to the new game by the same link."""
+    base = live_server
+    register(page, base, "ann")
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0, point_limit=1)
+    game_url = page.url
+    page.get_by_role("link", name="Show to the table").click()
+    page.get_by_role("button", name="Turn on the live link").click()
+    link = page.locator("a.live-link").inner_text()
+    page.goto(game_url)
+    for a, b in ((6, 6), (5, 5), (3, 1)):
+        turn(page, a, b, 1)
+    expect(page.locator("#panel")).to_contain_text("Game over")
+    screen = phone()
+    screen.goto(link)
+    expect(screen.locator("#live")).to_contain_text("Game over")
+    other = phone()
+    other.set_viewport_size({"width": 320, "height": 640})  # the smallest phone
+    log_in(other, base, "ann")
+    other.goto(game_url)
+    expect(other.get_by_role("button", name=re.compile("^Rematch"))).to_be_visible()
+
+    page.get_by_role("button", name=re.compile("^Rematch")).click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    assert page.url != game_url
+    expect(other.locator("#panel .rematch-made")).to_contain_text("You started a rematch.", timeout=3_000)
+    expect(other.get_by_role("button", name=re.compile("^Rematch"))).to_have_count(0)
+    assert other.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    expect(screen.locator("#live")).to_contain_text("Who starts?", timeout=3_000)
+    other.get_by_role("link", name="Open the rematch").click()
+    other.wait_for_url(page.url)
+    expect(other.locator("#panel")).to_contain_text("Who starts?")
