@@ -310,13 +310,12 @@ def poll(game_id: int):
     if seen is not None and seen == (live.asked_version(request.args.get("v")), groups.current_group_id()):
         return Response(status=204)
     game = groups.game_of_member(get_session(), current_user.id, game_id)
-    if game is not None:
-        refuse_others_practice(game)
     if game is None:
         if is_htmx():  # removed from the group while the page was open: say so, leave the page
             flash(_("That game is no longer yours to see: you are not in its group any more."))
             return client_redirect(url_for("index"))
         abort(404)
+    refuse_others_practice(game)
     if game.version == live.asked_version(request.args.get("v")):
         return Response(status=204)
     session = get_session()
