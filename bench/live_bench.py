@@ -148,7 +148,7 @@ def table_pace(port: int, tables: list[dict], seconds: float) -> dict:
             if delay > 0:
                 time.sleep(delay)
             t0 = time.perf_counter()
-            status, _ = c.request("GET", f"/live/{t['token']}/poll?v={t['version']}", headers={"HX-Request": "true"})
+            status, _ = c.request("GET", f"/live/{t['token']}/poll?g={t['id']}&v={t['version']}", headers={"HX-Request": "true"})
             with lock:
                 lat.append(time.perf_counter() - t0)
                 statuses.append(status)
@@ -230,7 +230,7 @@ def main() -> int:
 
             def once():
                 t = random.choice(tables)
-                s, _ = c.request("GET", f"/live/{t['token']}/poll?v={t['version']}", headers={"HX-Request": "true"})
+                s, _ = c.request("GET", f"/live/{t['token']}/poll?g={t['id']}&v={t['version']}", headers={"HX-Request": "true"})
                 return s == 204
             return once
 

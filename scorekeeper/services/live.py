@@ -48,11 +48,15 @@ def game_for_token(session: Session, token: str) -> Game | None:
     return session.exec(select(Game).where(Game.live_token == token, Game.removed_at.is_(None))).first()
 
 
-def version_for_token(session: Session, token: str) -> int | None:
-    """The version of the game behind ``token`` (one indexed read, no log), or None."""
+def version_for_token(session: Session, token: str) -> tuple[int, int] | None:
+    """``(game id, version)`` of the game behind ``token`` (one indexed read, no log), or None.
+    The id counts as much as the version: the link moves to a rematch, whose version may equal
+    the one the view shows (a loaded game and its rematch are both at version 0)."""
     if not _valid(token):
         return None
-    return session.exec(select(Game.version).where(Game.live_token == token, Game.removed_at.is_(None))).first()
+    row = session.exec(select(Game.id, Game.version)
+                       .where(Game.live_token == token, Game.removed_at.is_(None))).first()
+    return None if row is None else (row[0], row[1])
 
 
 def version_of(session: Session, game_id: int) -> int | None:

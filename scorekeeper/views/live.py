@@ -89,14 +89,15 @@ def view(token: str):
 
 @bp.route("/live/<token>/poll")
 def poll(token: str):
-    """204 when the game is still at the version the view shows (no log read), else the view."""
+    """204 when the link still opens the game the view shows (``?g=``), at the version it shows
+    (``?v=``; no log read), else the view: the game moved on, or the link moved to its rematch."""
     session = get_session()
-    version = live.version_for_token(session, token)
-    if version is None:
+    shown = live.version_for_token(session, token)
+    if shown is None:
         if is_htmx():  # 286: htmx stops polling, and the view says why
             return render_template("live/_off.html"), 286
         return _link_off()
-    if version == live.asked_version(request.args.get("v")):
+    if shown == (live.asked_version(request.args.get("g")), live.asked_version(request.args.get("v"))):
         return Response(status=204)
     return _render(live.game_for_token(session, token), fragment=True)
 

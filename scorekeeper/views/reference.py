@@ -90,16 +90,20 @@ def mia_words(value: int) -> str:
 
 def own_game(name: str, game_id: int | None):
     """Game ``game_id`` if it is a game of ``name`` in one of the signed-in account's groups, else
-    None (as the game's own page would answer 404)."""
+    None (as the game's own page would answer 404). Another member's practice game is None too:
+    its page refuses this account, so its options and a way "back" to it are not shown either
+    (docs/practice.md)."""
     from flask_login import current_user
 
     from ..db import get_session
-    from ..services import groups
+    from ..services import groups, practice
 
     if not game_id or not 0 < game_id < 2**31 or not current_user.is_authenticated:
         return None
     game = groups.game_of_member(get_session(), current_user.id, game_id)
-    return game if game is not None and game.game == name else None
+    if game is None or game.game != name:
+        return None
+    return None if game.practice and not practice.plays(game, current_user.id) else game
 
 
 @bp.route("/<name>")

@@ -21,6 +21,12 @@ def turn_on(client, gid: int) -> str:
     return link.split("localhost", 1)[1]
 
 
+def poll_of(page: bytes | str) -> str:
+    """The poll address a live view asks (its ``hx-get``), as the browser sends it."""
+    text = page.decode() if isinstance(page, bytes) else page
+    return html.unescape(re.search(r'<section id="live"[^>]*hx-get="([^"]+)"', text).group(1))
+
+
 def enter(client, gid: int, **data):
     version = version_of(client.get(f"/games/{gid}").data)
     return client.post(f"/games/{gid}/entries", data={"version": str(version), **data})
@@ -55,18 +61,21 @@ def test_an_unchanged_poll_answers_204_without_reading_the_log(app, client, auth
     replays = []
     real = service.replay
     monkeypatch.setattr(service, "replay", lambda *a, **k: replays.append(1) or real(*a, **k))
-    r = viewer.get(f"{path}/poll?v={version}", headers=HX)
+    asked = poll_of(viewer.get(path).data)
+    assert f"v={version}" in asked
+    replays.clear()
+    r = viewer.get(asked, headers=HX)
     assert r.status_code == 204 and r.data == b"" and replays == []
     r = client.get(f"/games/{gid}/poll?v={version}", headers=HX)
     assert r.status_code == 204 and replays == []
     # After an entry (or an undo) the poll answers with the new view.
     enter(client, gid, type="turn", player="Ann", **{"hand.0": "6", "hand.1": "5", "rolls": "1"})
-    r = viewer.get(f"{path}/poll?v={version}", headers=HX)
+    r = viewer.get(f"{path}/poll?g={gid}&v={version}", headers=HX)
     assert r.status_code == 200 and "Ben to roll" in r.data.decode()
     assert replays == []  # the new view comes from the snapshot stored with the entry
     assert f"v={version + 1}" in r.data.decode()
     client.post(f"/games/{gid}/undo", data={"version": str(version + 1)})
-    r = viewer.get(f"{path}/poll?v={version + 1}", headers=HX)
+    r = viewer.get(f"{path}/poll?g={gid}&v={version + 1}", headers=HX)
     assert r.status_code == 200 and "Ann to roll" in r.data.decode()
 
 
@@ -77,7 +86,7 @@ def test_an_unchanged_poll_carries_no_page_headers(app, client, auth):
     gid = new_game(client)
     path = turn_on(client, gid)
     version = version_of(client.get(f"/games/{gid}").data)
-    for who, url in ((client, f"/games/{gid}/poll?v={version}"), (app.test_client(), f"{path}/poll?v={version}")):
+    for who, url in ((client, f"/games/{gid}/poll?v={version}"), (app.test_client(), f"{path}/poll?g={gid}&v={version}")):
         r = who.get(url, headers=HX)
         assert r.status_code == 204 and r.headers["Cache-Control"] == "no-store", url
         names = {name.lower() for name in r.headers.keys()}
@@ -457,11 +466,42 @@ def test_the_live_link_follows_the_table_to_its_rematch(app, client, auth):
     viewer = app.test_client()
     ended = viewer.get(path).data.decode()
     assert "Game over" in ended
-    shown = int(re.search(r"/poll\?v=(\d+)", ended).group(1))
+    asked = poll_of(ended)
     r = client.post(f"/games/{table.game}/rematch", data={"version": str(table.version)})
     new_id = int(re.search(r"/games/(\d+)$", r.headers["Location"]).group(1))
-    r = viewer.get(f"{path}/poll?v={shown}", headers=HX)
+    r = viewer.get(asked, headers=HX)
     assert r.status_code == 200 and "Who starts?" in r.data.decode() and "Game over" not in r.data.decode()
     assert "Who starts?" in viewer.get(path).data.decode()
     assert "live-link" not in client.get(f"/games/{table.game}/table").data.decode()
     assert path in client.get(f"/games/{new_id}/table").data.decode()
+
+
+def test_the_live_link_follows_a_loaded_game_to_its_rematch(app, client, auth):
+    """A game loaded from a record and its rematch are both at version 0: the table screen's poll
+    still moves to the rematch (it asks for the game as well as the version). Found by a review:
+    the screen stayed on the loaded game, answered "nothing changed" every second."""
+    import io
+    import json
+
+    from .test_rematch import finished_mia
+
+    auth.register()
+    record = finished_mia(client).record()
+    auth.logout()
+    auth.register("bob")
+    r = client.post("/import", data={"records": (io.BytesIO(json.dumps(record).encode()), "game.json")},
+                    content_type="multipart/form-data")
+    loaded = int(re.search(r"/games/(\d+)", r.headers["Location"]).group(1))
+    path = turn_on(client, loaded)
+    viewer = app.test_client()
+    ended = viewer.get(path).data
+    assert "Game over" in ended.decode()
+    asked = poll_of(ended)
+    assert viewer.get(asked, headers=HX).status_code == 204  # nothing changed yet
+    version = version_of(client.get(f"/games/{loaded}").data)
+    r = client.post(f"/games/{loaded}/rematch", data={"version": str(version)})
+    new_id = int(re.search(r"/games/(\d+)$", r.headers["Location"]).group(1))
+    assert version_of(client.get(f"/games/{new_id}").data) == version  # the case that was missed
+    r = viewer.get(asked, headers=HX)
+    assert r.status_code == 200 and "Who starts?" in r.data.decode() and "Game over" not in r.data.decode()
+    assert viewer.get(poll_of(r.data), headers=HX).status_code == 204
