@@ -45,11 +45,13 @@ def test_a_request_finds_its_transaction_open_before_its_first_statement(app, cl
     assert found and {(a, s) for a, s, _ in found} == {(False, pq.TransactionStatus.INTRANS)}, found
 
 
-def test_an_entry_that_moves_no_score_is_two_statements_in_autocommit_and_a_poll_one(app, client, auth):
+def test_an_entry_is_two_statements_in_autocommit_and_a_poll_one(app, client, auth):
     """No ``BEGIN`` on checkout, none from psycopg, no ``COMMIT``: the account's read with the
     game, then the entry's one write, each committed by itself. An unchanged poll: one
-    statement. In a game's first two rounds an entry writes the export's rounds again as well
-    (the snapshot keeps them all): in a transaction."""
+    statement. An entry that ends a round writes the seats' figures and the export's new round
+    within that one write as well (they were five statements more, in a transaction). In a
+    game's first two rounds an entry writes the export's rounds again as well (the snapshot
+    keeps them all): in a transaction."""
     from psycopg import pq
 
     auth.register()
@@ -67,12 +69,28 @@ def test_an_entry_that_moves_no_score_is_two_statements_in_autocommit_and_a_poll
         entry = list(found)
         found.clear()
         assert client.get(f"/games/{game}/poll?v=10", headers=HX).status_code == 204
+        polled = list(found)
+        assert post(client, game, 10, turns[10]).status_code == 200
+        found.clear()
+        assert post(client, game, 11, turns[11]).status_code == 200  # the fourth round ends
+        ending = list(found)
     finally:
         stop()
     idle = (True, pq.TransactionStatus.IDLE)
     assert early[:3] == [(*idle, "SELECT"), (*idle, "BEGIN"), (True, pq.TransactionStatus.INTRANS, "WITH")], early
     assert entry == [(*idle, "SELECT"), (*idle, "WITH")], entry
-    assert found == [(*idle, "SELECT")], found
+    assert polled == [(*idle, "SELECT")], polled
+    assert ending == [(*idle, "SELECT"), (*idle, "WITH")], ending
+    assert client.get(f"/games/{game}/summary").status_code == 200
+    engine = app.extensions["scorekeeper.engine"]
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version, rounds FROM export_state WHERE game_id = :g"),
+                            {"g": game}).one() == (12, 4)
+        assert conn.execute(text("SELECT max(position), count(*) FROM export_round WHERE game_id = :g"),
+                            {"g": game}).one() == (4, 4)
+        # four pots taken: 2 points (round 1's Mitchi doubled it) and 1, 1, 1
+        assert conn.execute(text("SELECT sum(pots), sum(score) FROM game_figures WHERE game_id = :g"),
+                            {"g": game}).one() == (4, 5)
 
 
 def test_an_entry_that_ends_a_round_writes_all_of_it_or_nothing(app, client, auth, monkeypatch):

@@ -137,20 +137,31 @@ def store(session: Session, game: Game, state: GameState, marked: bool | None = 
     mark = conn.execute(_MARK, {"b_game": game.id}).first()
     if mark is None or mark.version != game.version - 1 or mark.rules != RULES_VERSION or mark.rounds > played:
         return  # not at the version before this entry: stale, the export replays
-    players, options = json.loads(game.players), json.loads(game.options)
-    kept = state.summary()["rounds"]  # the last finished rounds, ending with round ``played``
-    first = played - len(kept) + 1  # the position of kept[0]
     stored = mark.rounds
-    if (first > 1) if stored == 0 else (stored < first):
+    texts = texts_after(game, state, stored)
+    if texts is None:
         return  # the round before the new ones is not kept: stale, the export replays
+    conn.execute(_ADD, [{"b_game": game.id, "b_position": stored + i, "b_cells": t}
+                        for i, t in enumerate(texts, start=1)])
+    conn.execute(_MOVE, {"b_game": game.id, "b_version": game.version, "b_rounds": played})
+
+
+def texts_after(game: Game, state: GameState, stored: int, summary: dict | None = None) -> list[str] | None:
+    """The :func:`round_text` of every round ``state`` (a snapshot's, rounds left out) finished
+    after round ``stored``, or None if the rounds it kept do not reach back to round ``stored``
+    (its scores are the first new round's "before"). ``summary``: ``state.summary()`` if at hand."""
+    played = state.rounds_played
+    players, options = json.loads(game.players), json.loads(game.options)
+    kept = (summary or state.summary())["rounds"]  # the last finished rounds, ending with round ``played``
+    first = played - len(kept) + 1  # the position of kept[0]
+    if (first > 1) if stored == 0 else (stored < first):
+        return None
     before = kept[stored - first]["scores"] if stored >= first else start_scores(game.game, players, options)
     texts = []
     for rnd in kept[stored - first + 1:]:
         texts.append(round_text(game.game, players, options, rnd, before))
         before = rnd["scores"]
-    conn.execute(_ADD, [{"b_game": game.id, "b_position": stored + i, "b_cells": t}
-                        for i, t in enumerate(texts, start=1)])
-    conn.execute(_MOVE, {"b_game": game.id, "b_version": game.version, "b_rounds": played})
+    return texts
 
 
 def fill_from_logs(conn, game: str | None = None) -> None:

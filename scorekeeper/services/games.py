@@ -24,16 +24,17 @@ import pickle
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, false, func, insert, literal, update
+from sqlalchemy import bindparam, false, func, insert, literal, literal_column, true, update
+from sqlalchemy.dialects.postgresql import ARRAY, insert as pg_insert
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
-from ..models import Entry, Game, GameSnapshot, User, utcnow
+from ..models import Entry, ExportRound, ExportState, Game, GameFigures, GameSnapshot, User, utcnow
 from ..rules import RULES_VERSION, find_game
 from ..rules import record as records
 from ..rules.base import N_, GameState, IllegalEntry, Nn_, Phrase, RecordError, RoundLog, RuleError
@@ -319,6 +320,8 @@ def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, s
     if not kept:
         session.add(GameSnapshot(game_id=game.id, version=game.version, rules=RULES_VERSION,
                                  entries=loaded.count, state=blob))
+    if written is not None and written.folded:
+        return  # the figures and the export's new rounds were written with the entry (or left stale)
     if figures:
         players = json.loads(game.players)
         summary = summary or loaded.state.summary()
@@ -384,17 +387,47 @@ class _Written(NamedTuple):
     blob: bytes  # the snapshot's bytes
     kept: bool  # the snapshot row was updated (False: none yet, to insert)
     marked: bool  # the export's stored rounds moved to the new version (export_rows.fast_mark)
+    folded: bool = False  # the seats' figures and the export's new rounds were in the write too
 
 
-def _entry_write():
-    """PostgreSQL: the four writes of an entry as one statement, in one round trip instead of
-    four (docs/speed.md §PostgreSQL's share). Data-modifying CTEs: claim the version (the
+class _Moved(NamedTuple):
+    """What an entry that moved the scores writes besides the entry and the snapshot, when its
+    one write can hold it (:func:`_moved_writes`): the seats' figure rows, the export's round
+    texts after round ``before`` (the rounds finished before this entry), and ``played`` now."""
+
+    figures: list[dict]
+    texts: list[str]
+    before: int
+    played: int
+
+
+#: The figure columns an entry writes, in order (the table's, without the key).
+_FIGURE_COLUMNS = tuple(c.name for c in GameFigures.__table__.columns if c.name not in ("game_id", "seat"))
+
+
+@lru_cache(maxsize=2)
+def _entry_write(moved: bool = False):
+    """PostgreSQL: the writes of an entry as one statement, in one round trip instead of four
+    or more (docs/speed.md §PostgreSQL's share). Data-modifying CTEs: claim the version (the
     compare-and-set of :func:`_claim`), then, only if it matched, insert the entry, update
-    the snapshot row and move the export's mark (:func:`export_rows.fast_mark`). Answers one
-    row: how many rows the claim, the insert, the snapshot's update and the mark matched (each
-    part is counted: SQLAlchemy writes out only the CTEs the statement refers to)."""
+    the snapshot row and move the export's mark (:func:`export_rows.fast_mark`).
+
+    With ``moved`` (an entry that moved the scores: :class:`_Moved`), the same statement also
+    writes the seats' figure rows (an upsert on the table's key, one array parameter per column,
+    ``fs_<column>``, unnested) and moves the export's mark from the rounds finished before
+    (``w_before``) to those finished now (``w_rounds``), adding the new rounds' texts (arrays
+    ``rs_position`` and ``rs_cells``) only if the mark was at the version before and at
+    ``w_before`` rounds (else the rounds stay stale: the export replays). Its text and number of
+    parameters are the same for any number of seats and rounds, so psycopg parses it once.
+
+    Answers one row: how many rows the claim, the insert, the snapshot's update, the mark, the
+    figures and the rounds matched (each part is counted: SQLAlchemy writes out only the CTEs
+    the statement refers to). Built once per value of ``moved``."""
     def param(name: str, column):
         return bindparam(name, type_=column.type)  # typed: psycopg is sent ``%(name)s::TYPE``
+
+    def array(name: str, column):
+        return bindparam(name, type_=ARRAY(column.type))
 
     game, rounds, at = param("w_game", _games.c.id), param("w_rounds", _games.c.rounds), param("w_at", _games.c.updated_at)
     old, new = param("w_old", _games.c.version), param("w_new", _games.c.version)
@@ -406,40 +439,83 @@ def _entry_write():
     added = (insert(_entries).from_select(
         ["game_id", "seq", "data", "status", "redoable", "created_at", "entered_by"],
         select(claim.c.id, param("w_seq", _entries.c.seq), param("w_data", _entries.c.data),
-               literal("active", _entries.c.status.type), false(), at, param("w_by", _entries.c.entered_by)))
+               literal_column("'active'", _entries.c.status.type), false(), at, param("w_by", _entries.c.entered_by)))
         .returning(_entries.c.id).cte("added"))
     kept = (update(_snapshots).where(_snapshots.c.game_id == game, won)
             .values(version=new, rules=param("w_rules", _snapshots.c.rules),
                     entries=param("w_entries", _snapshots.c.entries), state=param("w_state", _snapshots.c.state))
             .returning(_snapshots.c.game_id).cte("kept"))
-    mark = export_rows.fast_mark(game, old, new, rounds).where(won)
+    if not moved:
+        mark = export_rows.fast_mark(game, old, new, rounds).where(won)
+    else:
+        state = ExportState.__table__
+        mark = (state.update().where(state.c.game_id == game, state.c.version == old,
+                                     state.c.rules == RULES_VERSION, state.c.rounds == param("w_before", state.c.rounds),
+                                     won)
+                .values(version=new, rounds=rounds))
     marked = mark.returning(mark.table.c.game_id).cte("marked")
+    parts = [claim, added, kept, marked]
+    if moved:
+        figures = GameFigures.__table__
+        columns = ("seat", *_FIGURE_COLUMNS)
+        seats = func.unnest(*(array(f"fs_{name}", figures.c[name]) for name in columns)).table_valued(*columns).render_derived("seats")
+        upsert = pg_insert(figures).from_select(
+            ["game_id", *columns], select(claim.c.id, *(seats.c[name] for name in columns))
+            .select_from(claim.join(seats, true())))
+        upsert = upsert.on_conflict_do_update(index_elements=[figures.c.game_id, figures.c.seat],
+                                              set_={name: upsert.excluded[name] for name in _FIGURE_COLUMNS})
+        parts.append(upsert.returning(figures.c.seat).cte("figured"))
+        table = ExportRound.__table__
+        texts = func.unnest(array("rs_position", table.c.position), array("rs_cells", table.c.cells)
+                            ).table_valued("position", "cells").render_derived("rounds")
+        parts.append(insert(table).from_select(
+            ["game_id", "position", "cells"], select(marked.c.game_id, texts.c.position, texts.c.cells)
+            .select_from(marked.join(texts, true()))).returning(table.c.position).cte("texts"))
 
     def count(cte):
         return select(func.count()).select_from(cte).scalar_subquery()
 
-    return select(count(claim).label("claimed"), count(added).label("added"), count(kept).label("kept"),
-                  count(marked).label("marked"))
+    names = ("claimed", "added", "kept", "marked", "figured", "written")
+    return select(*(count(cte).label(name) for cte, name in zip(parts, names)))
 
 
-_ENTRY_WRITE = _entry_write()
+def _moved_writes(game: Game, loaded: Loaded, before: int) -> _Moved | None:
+    """The figures and export rounds of an entry that moved the scores, to write with it in one
+    statement (:func:`_entry_write`); None if the state's kept rounds do not reach back to round
+    ``before`` (the rounds finished before the entry): the writes then go one by one."""
+    state = loaded.state
+    summary = state.summary()
+    texts = export_rows.texts_after(game, state, before, summary)
+    if texts is None:
+        return None
+    players = json.loads(game.players)
+    figs = stats.figures(players, summary, loaded.sums)
+    return _Moved([figs[p] for p in players], texts, before, state.rounds_played)
 
 
 def _write_entry(session: Session, game: Game, version: int, loaded: Loaded, entry: dict,
-                 entered_by: int | None) -> _Written:
+                 entered_by: int | None, moved: _Moved | None = None) -> _Written:
     """PostgreSQL: claim ``version``, insert ``entry`` at ``loaded.count`` (already counted),
-    update the snapshot (``loaded`` as it now stands) and the export's mark, in one statement
-    (:data:`_ENTRY_WRITE`); raise :class:`Stale` as :func:`_claim`."""
+    update the snapshot (``loaded`` as it now stands) and the export's mark, and with ``moved``
+    the seats' figures and the export's new rounds, in one statement (:func:`_entry_write`);
+    raise :class:`Stale` as :func:`_claim`."""
     state = loaded.state
     values = _claimed_values(version, state)  # the content hash left for the next import
     blob = _freeze(loaded)
-    row = _run(session, _ENTRY_WRITE, {
+    params = {
         "w_game": game.id, "w_old": version, "w_new": version + 1, "w_at": values["updated_at"],
         "w_finished": values["finished"], "w_rounds": values["rounds"], "w_winners": values["winners"],
         "w_seq": loaded.count, "w_data": json.dumps(entry), "w_by": entered_by, "w_entries": loaded.count,
-        "w_rules": RULES_VERSION, "w_state": blob}).one()
+        "w_rules": RULES_VERSION, "w_state": blob}
+    if moved is not None:
+        params["w_before"] = moved.before
+        params["fs_seat"] = list(range(len(moved.figures)))
+        params.update({f"fs_{name}": [figs[name] for figs in moved.figures] for name in _FIGURE_COLUMNS})
+        params["rs_position"] = list(range(moved.before + 1, moved.before + 1 + len(moved.texts)))
+        params["rs_cells"] = moved.texts
+    row = _run(session, _entry_write(moved is not None), params).one()
     _claimed(session, game, row.claimed == 1, values)
-    return _Written(blob, row.kept == 1, row.marked == 1)
+    return _Written(blob, row.kept == 1, row.marked == 1, moved is not None)
 
 
 def _commit(session: Session) -> None:
@@ -626,7 +702,10 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     one_write = not had_redo and postgres
     # Scores move at a round's end, at the game's end, and in Mice and Men as a player runs.
     moved = state.current_scores() != scores or state.rounds_played != played or state.finished != finished
-    if postgres and not (one_write and from_snapshot and not moved and not export_rows.rewrites_all(state)):
+    # With the scores moved, the figures and the export's new rounds go in the one write too.
+    folded = _moved_writes(game, loaded, played) if (one_write and from_snapshot and moved
+                                                       and not export_rows.rewrites_all(state)) else None
+    if postgres and not (one_write and from_snapshot and (folded or not moved) and not export_rows.rewrites_all(state)):
         begin_if_autocommit(session)  # more than the one write: all or nothing
     if not one_write:
         _claim(session, game, version, state)  # the content hash is left for the next import
@@ -640,7 +719,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     loaded.__dict__.pop("entries", None)
     loaded.__dict__.pop("log", None)
     # PostgreSQL: the claim, the entry, the snapshot and the export's mark in one round trip.
-    written = _write_entry(session, game, version, loaded, entry, entered_by) if one_write else None
+    written = _write_entry(session, game, version, loaded, entry, entered_by, folded) if one_write else None
     _store(session, game, loaded, moved, None, written)
     _commit(session)
     return loaded

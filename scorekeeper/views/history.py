@@ -57,6 +57,10 @@ def _percent(value: float | None) -> str:
     return format_percent(value)
 
 
+#: Practice games listed a page (under the games, paged apart from them)
+PRACTICE_PER_PAGE = 5
+
+
 @bp.route("/history")
 @login_required
 def game_list():
@@ -77,11 +81,15 @@ def game_list():
                                   page, per_page)
     pages = max((total + per_page - 1) // per_page, 1)
     # the same filters: "/?game=mia" listed the Mitchi practice games too (found by a review)
+    # five a page, paged on their own (``practice_page``): "the latest 5 of 6" had no way to the 6th
+    practice_page = min(max(request.args.get("practice_page", 1, type=int), 1), 10**6)
     practice_rows, practice_total = hist.list_games(session, current_group().id, game_filter,
-                                                    player.id if player else None, per_page=5,
+                                                    player.id if player else None, practice_page, PRACTICE_PER_PAGE,
                                                     practice_of=current_user.id)
     return render_template("games/index.html", games=rows, practice_games=practice_rows,
-                           practice_total=practice_total, games_registry=GAMES, page=page, pages=pages,
+                           practice_total=practice_total, practice_page=practice_page,
+                           practice_pages=max((practice_total + PRACTICE_PER_PAGE - 1) // PRACTICE_PER_PAGE, 1),
+                           games_registry=GAMES, page=page, pages=pages,
                            total=total, game_filter=game_filter, player=player,
                            players=hist.known_players(session, current_group().id), loads=json.loads,
                            tz=_tz())

@@ -264,7 +264,7 @@ def test_the_one_write_of_an_entry_writes_nothing_when_its_claim_fails(app, clie
         # Another change moved the game on: a claim of version 1 matches no row, while the
         # snapshot and the export's mark (still at 1) would.
         session.execute(text("UPDATE game SET version = 9 WHERE id = :g"), {"g": game})
-        got = session.execute(service._ENTRY_WRITE, {
+        got = session.execute(service._entry_write(), {
             "w_game": game, "w_old": 1, "w_new": 2, "w_at": datetime.now(timezone.utc), "w_finished": False,
             "w_rounds": 0, "w_winners": "[]", "w_seq": 3, "w_data": json.dumps(turns[1]), "w_by": None,
             "w_entries": 3, "w_rules": service.RULES_VERSION, "w_state": b"x"}).one()

@@ -58,9 +58,12 @@ def stored_state(app, game: int):
 
 
 def stored_texts(app, game: int) -> list[str]:
+    """The game's stored round texts, in order; each stored at its round's position (1, 2, ...)."""
     with app.extensions["scorekeeper.engine"].connect() as conn:
-        return [t for (t,) in conn.execute(text("SELECT cells FROM export_round WHERE game_id = :g ORDER BY position"),
-                                           {"g": game})]
+        rows = conn.execute(text("SELECT position, cells FROM export_round WHERE game_id = :g ORDER BY position"),
+                            {"g": game}).all()
+    assert [p for p, _ in rows] == list(range(1, len(rows) + 1))
+    return [t for _, t in rows]
 
 
 def replayed_texts(client, game: int) -> list[str]:
@@ -130,6 +133,25 @@ def test_rounds_of_an_older_version_are_not_used(app, client, auth, monkeypatch)
     # The next entry (from a snapshot) cannot add to stale rounds: they stay stale, still replayed.
     v = play(client, game, v, [moves[14]])
     assert stored_state(app, game)[0] < v
+    assert zip_csv(client) == own_csvs(client)
+
+
+def test_a_mark_that_counts_other_rounds_is_not_moved_on_by_the_next_round(app, client, auth):
+    """Stored rounds whose mark is at the game's version but counts fewer rounds than the game
+    finished (rows not to be trusted): the entry that ends the next round leaves them stale
+    rather than adding to them and calling them current; the export replays."""
+    auth.register()
+    game = new_game(client, players=PLAYERS, starter="0", point_limit=100)
+    moves = turns(6)
+    v = play(client, game, 0, moves[:14])  # four rounds and two turns of the fifth
+    assert_current(app, client, game)
+    with app.extensions["scorekeeper.engine"].begin() as conn:
+        conn.execute(text("UPDATE export_state SET rounds = rounds - 1 WHERE game_id = :g"), {"g": game})
+        conn.execute(text("UPDATE export_round SET cells = :c WHERE game_id = :g AND position = 4"),
+                     {"c": '[4, ["x", "y", "z"]]', "g": game})
+    v = play(client, game, v, moves[14:15])  # the fifth round ends
+    version, _, rounds, game_version, game_rounds = stored_state(app, game)
+    assert game_rounds == 5 and version < game_version
     assert zip_csv(client) == own_csvs(client)
 
 

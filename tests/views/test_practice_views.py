@@ -316,6 +316,29 @@ def test_practice_games_are_listed_apart_and_never_counted_in_stats(client, auth
         assert s.get(Player, link.player_id).name == "Ann" and link.seat == 0
 
 
+def test_practice_games_are_listed_five_a_page_and_each_can_be_reached(client, auth):
+    """Seven practice games: the list shows the newest five and pages to the other two, apart
+    from the games' own pages ("the latest 5 of 6" had no way to the sixth; found by a review)."""
+    auth.register()
+    made = [start(client) for _ in range(7)]
+
+    def listed(url: str) -> tuple[list[int], str]:
+        page = client.get(url).data.decode()
+        practice = page.split('id="practice-games"', 1)[1]
+        return [int(n) for n in re.findall(r'href="/practice/(\d+)"', practice)], practice
+
+    first, page = listed("/")
+    assert first == made[:1:-1] and "Page 1 of 2" in page
+    older = unescape(re.search(r'href="([^"]+)">Older<', page).group(1))
+    assert older.endswith("#practice-games")
+    second, page = listed(older)
+    assert second == made[1::-1] and "Page 2 of 2" in page and ">Older<" not in page
+    assert listed(unescape(re.search(r'href="([^"]+)">Newer<', page).group(1)))[0] == first
+    # a page past the last (a kept link, games removed since) says so and leads back
+    _, page = listed("/?practice_page=9")
+    assert "No practice games on this page" in page
+
+
 def test_someone_who_only_practised_is_no_player_of_the_group(app, client, auth):
     auth.register()
     first = start(client, player="Zoe")
