@@ -241,10 +241,15 @@ def init_app(app) -> None:
     @app.errorhandler(413)
     def _too_large(err):
         from flask import current_app
+        from flask_login import current_user
 
-        return message_response(_("That file is too large (%(mb)d MB at most): load the export zip, which holds "
-                                  "far more games in that size, or the records in parts. Nothing was loaded.",
-                                  mb=current_app.config["MAX_CONTENT_LENGTH"] // 2**20), 413, _("Too large"))
+        message = _("That file is too large (%(mb)d MB at most): load the export zip, which holds far more "
+                    "games in that size, or the records in parts. Nothing was loaded.",
+                    mb=current_app.config["MAX_CONTENT_LENGTH"] // 2**20)
+        if request.endpoint == "history.import_games" and current_user.is_authenticated:
+            # the load page again, with its form: another file is one tap away (found by a review)
+            return render_template("history/import.html", error=message), 413
+        return message_response(message, 413, _("Too large"))
 
     @app.after_request
     def _headers(response):

@@ -157,6 +157,7 @@ def test_a_file_of_records_beyond_2_mb_loads_and_one_beyond_16_mb_says_what_to_d
                     content_type="multipart/form-data")
     assert r.status_code == 413
     assert "too large (16 MB at most): load the export zip" in r.data.decode()
+    assert 'type="file"' in r.data.decode() and 'name="records"' in r.data.decode()  # the form again
 
 
 def test_import_is_all_or_nothing_when_the_database_fails(app, client, auth, monkeypatch):
