@@ -119,7 +119,7 @@ def quick(name: str):
     game, back = own_game(name, request.args.get("game", type=int)), None
     if game is not None:
         options = parse_options(spec.options, json.loads(game.options))  # with any option added since
-        from_game, back = True, url_for("games.play", game_id=game.id)
+        from_game, back = True, url_for("practice.play" if game.practice else "games.play", game_id=game.id)
     return render_template(f"rules/{name.replace('-', '_')}.html", spec=spec, rules=module,
                            options=options, from_game=from_game, back=back,
                            option_words=option_words, hand_words=hand_words, mia_words=mia_words)

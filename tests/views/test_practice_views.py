@@ -411,9 +411,11 @@ def test_a_practice_game_is_played_by_the_account_that_started_it_alone(client, 
     assert ben.post(f"/games/{gid}/live").status_code == 403
     # The quick reference the game page links to shows ann her game's options and the way back;
     # ben, the plain reference (its default point limit), with neither (found by a review).
+    # (the practice page links to it with the game, as a game's page does)
+    assert f"/rules/mitchi?game={gid}" in unescape(client.get(f"/practice/{gid}").data.decode())
     for who, shown in ((client, True), (ben, False)):
         page = unescape(who.get(f"/rules/mitchi?game={gid}").data.decode())
-        assert ("Back to the game" in page) is shown and (f'href="/games/{gid}"' in page) is shown
+        assert ("Back to the game" in page) is shown and (f'href="/practice/{gid}"' in page) is shown
         assert ("Point limit: 3" in re.sub(r"<[^>]+>", "", page)) is shown, page
     assert "Play on" in client.get(f"/games/{gid}/summary").data.decode()
     assert client.get(f"/games/{gid}/record.json").status_code == 200
