@@ -392,13 +392,12 @@ class _Written(NamedTuple):
 
 class _Moved(NamedTuple):
     """What an entry that moved the scores writes besides the entry and the snapshot, when its
-    one write can hold it (:func:`_moved_writes`): the seats' figure rows, the export's round
-    texts after round ``before`` (the rounds finished before this entry), and ``played`` now."""
+    one write can hold it (:func:`_moved_writes`): the seats' figure rows and the export's round
+    texts after round ``before`` (the rounds finished before this entry)."""
 
     figures: list[dict]
     texts: list[str]
     before: int
-    played: int
 
 
 #: The figure columns an entry writes, in order (the table's, without the key).
@@ -490,7 +489,7 @@ def _moved_writes(game: Game, loaded: Loaded, before: int) -> _Moved | None:
         return None
     players = json.loads(game.players)
     figs = stats.figures(players, summary, loaded.sums)
-    return _Moved([figs[p] for p in players], texts, before, state.rounds_played)
+    return _Moved([figs[p] for p in players], texts, before)
 
 
 def _write_entry(session: Session, game: Game, version: int, loaded: Loaded, entry: dict,
@@ -702,10 +701,11 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     one_write = not had_redo and postgres
     # Scores move at a round's end, at the game's end, and in Mice and Men as a player runs.
     moved = state.current_scores() != scores or state.rounds_played != played or state.finished != finished
-    # With the scores moved, the figures and the export's new rounds go in the one write too.
-    folded = _moved_writes(game, loaded, played) if (one_write and from_snapshot and moved
-                                                       and not export_rows.rewrites_all(state)) else None
-    if postgres and not (one_write and from_snapshot and (folded or not moved) and not export_rows.rewrites_all(state)):
+    # One statement can hold the whole change when it follows a snapshot past the first rounds;
+    # with the scores moved, the figures and the export's new rounds go in it too.
+    whole = one_write and from_snapshot and not export_rows.rewrites_all(state)
+    folded = _moved_writes(game, loaded, played) if whole and moved else None
+    if postgres and not (whole and (folded or not moved)):
         begin_if_autocommit(session)  # more than the one write: all or nothing
     if not one_write:
         _claim(session, game, version, state)  # the content hash is left for the next import
