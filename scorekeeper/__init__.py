@@ -39,6 +39,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(root / "static"),
     )
     from . import auth, config, db, htmx, i18n, static, web
+
+    app.jinja_environment = web.TemplateEnvironment  # before app.jinja_env is first made
     from .views import games, groups, live, practice, pwa, records, reference
     from .views import history
 

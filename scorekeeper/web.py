@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from types import FunctionType
 
-from flask import has_request_context, render_template, request, url_for
+from flask import current_app, has_request_context, render_template, request, url_for
 from flask.sessions import SecureCookieSessionInterface
+from flask.templating import Environment as FlaskEnvironment
 from flask_babel import gettext as _
 from flask_compress import Compress
 from flask_limiter import Limiter
@@ -278,9 +279,8 @@ def init_app(app) -> None:
     from .forms import field_errors
     from .services.groups import current_group
 
-    app.jinja_env.context_class = CallingContext
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
-                                 die_faces=die_faces, hand=hand, rolled_off=rolled_off, fragment=fragment, game_url=game_url,
+                                 die_faces=die_faces, hand=hand, pick=pick, send=send, entry_form=entry_form, rolled_off=rolled_off, fragment=fragment, game_url=game_url,
                                  current_mark=current_mark, current_group=current_group, once_field=once.field,
                                  field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
@@ -393,6 +393,7 @@ def current_mark(context, key: str, value, kind: str | None = None) -> Markup | 
 
 #: What ``pass_eval_context`` marks a function with (Jinja's own value, not imported by its private name).
 _WANTS_EVAL_CONTEXT = pass_eval_context(lambda eval_ctx: None).jinja_pass_arg
+_WANTS_CONTEXT = pass_context(lambda context: None).jinja_pass_arg
 
 
 class CallingContext(Context):
@@ -403,24 +404,48 @@ class CallingContext(Context):
     callable four times whether it wants the context, the evaluation context or the environment
     passed first (about 0.5 µs a call; a game's panel makes some sixty). A function (not a macro,
     a bound method or a callable object) is asked once, by its ``jinja_pass_arg``: none, or the
-    evaluation context (Flask-Babel's and the app's ``_()``), is handled here as Jinja handles
-    it; anything else goes to Jinja's own ``call``."""
+    evaluation context (Flask-Babel's and the app's ``_()``) or the context (:func:`pick`,
+    :func:`entry_form`; not inside a loop or block that set variables, where Jinja hands it a
+    context that holds them) is handled here as Jinja handles it; anything else goes to Jinja's
+    own ``call``."""
 
     def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
         if type(__obj) is FunctionType:
             wants = getattr(__obj, "jinja_pass_arg", None)
-            if wants is None or wants is _WANTS_EVAL_CONTEXT:
+            if wants is None or wants is _WANTS_EVAL_CONTEXT or wants is _WANTS_CONTEXT:
                 if kwargs:  # the loop's and block's variables: for a function that takes the context only
-                    kwargs.pop("_block_vars", None)
-                    kwargs.pop("_loop_vars", None)
-                if wants is not None:
+                    loop_vars = kwargs.pop("_loop_vars", None)
+                    block_vars = kwargs.pop("_block_vars", None)
+                    if wants is _WANTS_CONTEXT and (loop_vars or block_vars):  # a context that holds them: Jinja's
+                        return Context.call(__self, __obj, *args, _loop_vars=loop_vars, _block_vars=block_vars, **kwargs)
+                if wants is _WANTS_EVAL_CONTEXT:
                     args = (__self.eval_ctx, *args)
+                elif wants is _WANTS_CONTEXT:
+                    args = (__self, *args)
                 try:
                     return __obj(*args, **kwargs)
                 except StopIteration:  # as Jinja answers it
                     return __self.environment.undefined("value was undefined because a callable raised a"
                                                         " StopIteration exception")
         return Context.call(__self, __obj, *args, **kwargs)
+
+
+class TemplateEnvironment(FlaskEnvironment):
+    """Flask's Jinja environment (the app's ``jinja_environment``), with the app's
+    :class:`CallingContext` and each template's globals one plain dict (docs/speed.md §Entry path).
+
+    Jinja gives each template a ``ChainMap`` of its own globals over the environment's, and every
+    render copies it into a dict, key by key through ``ChainMap.__getitem__`` (some forty
+    globals here: about 30 µs for each page and panel), and every ``{% from … import %}``
+    compares it with the importing page's, key by key again. Here a template's globals are the
+    environment's copied once, when the template is loaded, under its own: the same names and
+    values, as Jinja documents them, since globals are not to change once a template is loaded
+    (all of the app's are set in :func:`scorekeeper.create_app`)."""
+
+    context_class = CallingContext
+
+    def make_globals(self, d: dict | None) -> dict:
+        return {**self.globals, **(d or {})}
 
 
 _fragments: dict[tuple, Markup] = {}
@@ -445,6 +470,54 @@ def _kept(store: dict, limit: int, key: tuple, make):
             store.clear()
         found = store[key] = make()
     return found
+
+
+def _dice_macro(name: str, *args) -> Markup:
+    """The macro ``name`` of ``games/_dice.html`` called with ``args``: the template imported
+    without a page's context, which Jinja builds once and keeps (a name that starts with "_" is
+    not exported)."""
+    return getattr(current_app.jinja_env.get_template("games/_dice.html").module, name)(*args)
+
+
+@pass_context
+def pick(context, name: str, legend: str, checked: int | None = None) -> Markup:
+    """Six die faces as radio buttons for the form field ``name`` (a die: 1 to 6) under
+    ``legend``, face ``checked`` checked (None: on a correction page the corrected entry's own,
+    from the page's ``prefill``, else none). Built once per name, legend and checked face
+    (:func:`fragment`); a function, not a macro imported with the page's context, which cost
+    each panel some 90 µs (docs/speed.md §Entry path)."""
+    if checked is None:
+        prefill = context.get("prefill")
+        if prefill:
+            checked = prefill.get(name)
+    return fragment(("pick", name, legend, checked), _dice_macro, "pick_faces", name, legend, checked)
+
+
+@pass_context
+def send(context, name: str, legend: str) -> Markup:
+    """Six die faces as submit buttons for the form field ``name`` under ``legend``: one tap
+    picks the face and sends the entry; on a correction page the corrected entry's own face is
+    marked current. Built once per name, legend and marked face (:func:`fragment`)."""
+    prefill = context.get("prefill")
+    chosen = prefill.get(name) if prefill else None
+    return fragment(("send", name, legend, chosen), _dice_macro, "send_faces", name, legend, chosen)
+
+
+@pass_context
+def entry_form(context, game, kind: str, player: str | None = None, mode: str | None = None,
+               keep: str | None = None) -> Markup:
+    """The start of the form of an entry of type ``kind`` (by ``player``) to ``game``: the
+    ``<form>`` tag and its hidden fields (``games/_dice.html``'s ``form_start``); the page closes
+    it with ``</form>``. On a correction page (the page's ``entry_url``) it posts the correction;
+    else the entry, with htmx, marked with the position of the entry it makes (the page's
+    ``loaded``). ``mode``: Mia's entry mode to go back to, unless the request names one;
+    ``keep``: what app.js keeps picks for (a showdown's reveals)."""
+    entry_url = context.get("entry_url")
+    loaded = context.get("loaded")
+    to = None if entry_url else game_url("games.add_entry", game.id)
+    seq = loaded.count + 1 if loaded is not None else None
+    return _dice_macro("form_start", entry_url, to, seq, keep, game.version, kind,
+                       request.values.get("mode") or mode, player)
 
 
 _game_urls: dict[tuple, str] = {}

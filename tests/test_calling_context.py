@@ -70,6 +70,24 @@ def test_the_app_renders_with_it(app):
         assert app.jinja_env.from_string("{{ _('Pot') }}").render() == "Pot"
 
 
+def test_a_templates_globals_are_jinjas_in_one_plain_dict(app):
+    """``web.TemplateEnvironment``: a template's globals hold what Jinja's ``ChainMap`` holds (the
+    environment's, under the template's own, which stay its own), as one dict, which a render
+    copies at once instead of key by key (docs/speed.md §Entry path)."""
+    env = app.jinja_env
+    template = env.from_string("{{ own }} {{ describe is defined }}", globals={"own": "mine"})
+    assert type(template.globals) is dict and "own" not in env.globals
+    jinja = Environment()
+    jinja.globals = env.globals
+    assert template.globals == dict(jinja.make_globals({"own": "mine"}))
+    with app.test_request_context():
+        assert template.render() == "mine True"
+        # a template loaded from the app's folder, with the page's context and without
+        assert type(env.get_template("games/_dice.html").globals) is dict
+        assert "<form" in env.from_string('{{ entry_form(game, "turn", "Ann") }}').render(
+            game=type("G", (), {"id": 1, "version": 3})())
+
+
 @pytest.mark.parametrize("name", ["plain", "with_eval_context", "with_context"])
 def test_a_call_in_a_loop_does_not_pass_the_loops_variables_on(name):
     env = Environment(autoescape=True)
