@@ -15,8 +15,11 @@ import secrets
 from flask import flash, g, request, session as cookie
 from flask_babel import gettext as _
 from flask_login import current_user
-from sqlalchemy import bindparam, delete, update
+from sqlalchemy import bindparam, delete, inspect, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm.instrumentation import manager_of_class
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, select
 
 from ..models import Game, GameSnapshot, Group, Invite, Membership, Removal, User, utcnow
@@ -156,6 +159,30 @@ _GAME_OF_MEMBER = (select(*_GAME_AND_SNAPSHOT)
                    .where(Game.id == bindparam("game")))
 
 
+#: A game's attributes and their columns, in the mapper's order: the account's read takes the game
+#: as plain columns (:func:`load_account`) and :func:`_persistent_game` makes the ORM object of them.
+_GAME_KEYS, _GAME_COLUMNS = zip(*((attr.key, attr.columns[0]) for attr in inspect(Game).column_attrs))
+_GAME_COLUMNS_AND_SNAPSHOT = (*_GAME_COLUMNS, _SNAP.version, _SNAP.rules, _SNAP.entries, _SNAP.state)
+
+
+def _persistent_game(session: Session, values: tuple) -> Game:
+    """The :class:`Game` of ``values`` (its columns, as read, in :data:`_GAME_COLUMNS` order), in
+    ``session`` as the ORM's own read leaves it: persistent, in the identity map (the one there
+    already, if any), nothing changed. The ORM's read of an entity costs every entry and page of
+    a game some 100 µs more than the same columns read plainly (docs/speed.md §Entry path); made
+    here as its loader makes one (an instance of the class's manager, then its attributes), then
+    attached with SQLAlchemy's own ``make_transient_to_detached`` and ``Session.add``."""
+    key = identity_key(Game, values[0])
+    found = session.identity_map.get(key)
+    if found is not None:
+        return found
+    game = manager_of_class(Game).new_instance()
+    game.__dict__.update(zip(_GAME_KEYS, values))
+    make_transient_to_detached(game)
+    session.add(game)
+    return game
+
+
 _VERSION_AND_GROUP = (Game.__table__.c.version, Game.__table__.c.group_id)
 _VERSION_OF_MEMBER = select(*_VERSION_AND_GROUP).join(
     Membership, (Membership.group_id == Game.group_id) & (Membership.user_id == bindparam("user"))).where(
@@ -184,7 +211,7 @@ ACCOUNT = (_USERS.c.id, _USERS.c.username, _USERS.c.language, _USERS.c.session_t
 _ACCOUNT = select(*ACCOUNT).where(_USERS.c.id == bindparam("id"))
 _MEMBER_OF_ITS_GROUP = (select(Membership.id)
                         .where(Membership.group_id == Game.group_id, Membership.user_id == _USERS.c.id).exists())
-_ACCOUNT_AND_GAME = (select(*ACCOUNT, *_GAME_AND_SNAPSHOT)
+_ACCOUNT_AND_GAME = (select(*ACCOUNT, *_GAME_COLUMNS_AND_SNAPSHOT)
                      .select_from(_USERS)
                      .outerjoin(Game, (Game.id == bindparam("game")) & _MEMBER_OF_ITS_GROUP)
                      .outerjoin(GameSnapshot, GameSnapshot.game_id == Game.id)
@@ -220,21 +247,19 @@ def load_account(session: Session, user_id: int):
             version, group = row[len(ACCOUNT):]
             session.info[("version_of_member", user_id, game_id)] = None if version is None else (version, group)
     else:
-        row = _first_read(session, _ACCOUNT_AND_GAME, params, orm=True)
-        if row is not None:
+        row = _first_read(session, _ACCOUNT_AND_GAME, params)
+        if row is not None:  # the game's columns, then its snapshot's: game_of_member makes the Game
             session.info[("game_of_member", user_id, game_id)] = tuple(row[len(ACCOUNT):])
     return row
 
 
-def _first_read(session: Session, statement, params: dict, orm: bool = False):
+def _first_read(session: Session, statement, params: dict):
     """The first row of the request's first statement, read again on a fresh connection if
     the server had dropped this one (a restart). On an entry or a poll this read is the pool's
     check (:func:`scorekeeper.db._begin_as_ping`); SQLAlchemy has by then marked that
     connection, and every other the pool held before it, as gone."""
     for attempt in (1, 2):
         try:
-            if orm:
-                return session.execute(statement, params).first()
             return session.connection().execute(statement, params).first()
         except DBAPIError as err:
             if attempt == 2 or not err.connection_invalidated:
@@ -247,14 +272,18 @@ def game_of_member(session: Session, user_id: int, game_id: int) -> Game | None:
     404). A game of another of the account's groups makes that group the current one, so links
     kept from before still open; a page (a GET) then says "Now in …" as a switch does. Reads
     nothing when the account's own read already read it (:func:`load_account`)."""
-    row = session.info.pop(("game_of_member", user_id, game_id), _NOT_KEPT)
-    if row is _NOT_KEPT:
+    kept = session.info.pop(("game_of_member", user_id, game_id), _NOT_KEPT)
+    if kept is _NOT_KEPT:
         row = session.execute(_GAME_OF_MEMBER, {"user": user_id, "game": game_id}).first()
-    if row is None or row[0] is None:
+        game, snapshot = (None, None) if row is None else (row[0], tuple(row[1:]))
+    elif kept[0] is None:  # no such game of the account's groups
+        game = snapshot = None
+    else:
+        game, snapshot = _persistent_game(session, kept[:len(_GAME_KEYS)]), kept[len(_GAME_KEYS):]
+    if game is None:
         return None
-    game = row[0]
-    if row[1] is not None:  # the snapshot's version: a snapshot is stored
-        keep_snapshot(session, game.id, tuple(row[1:]))
+    if snapshot[0] is not None:  # the snapshot's version: a snapshot is stored
+        keep_snapshot(session, game.id, snapshot)
     before = cookie.get("group_id")
     if before != game.group_id:  # only then: a poll must not rewrite the cookie
         cookie["group_id"] = game.group_id

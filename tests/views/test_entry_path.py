@@ -296,3 +296,31 @@ def test_each_panel_names_its_own_games_addresses_under_the_apps_root(app, clien
                             f'hx-get="{url_for("games.poll", game_id=game, v=v + 1)}"'}
                 assert all(w in html for w in want), (want, html)
                 assert root in next(iter(want))
+
+
+def test_the_game_read_with_the_account_is_as_the_orms_own(app, client, auth):
+    """``groups.load_account`` reads a game's columns plainly and ``_persistent_game`` makes the
+    Game of them: the ORM's own values, persistent in the session and unchanged (nothing to
+    write), the one the session already holds if any, refreshed and written as any other."""
+    from sqlalchemy import inspect
+
+    from scorekeeper.services import groups
+
+    auth.register()
+    game_id = new_game(client)
+    with app.app_context():
+        session = get_session()
+        read = session.get(Game, game_id)
+        expected = {key: getattr(read, key) for key in groups._GAME_KEYS}
+        session.expunge_all()
+        values = tuple(session.connection().execute(select(*groups._GAME_COLUMNS).where(Game.id == game_id)).one())
+        made = groups._persistent_game(session, values)
+        assert {key: getattr(made, key) for key in groups._GAME_KEYS} == expected
+        assert inspect(made).persistent and not session.dirty and not session.new
+        assert session.get(Game, game_id) is made and groups._persistent_game(session, values) is made
+        session.refresh(made)
+        assert made.version == expected["version"]
+        made.live_token = "written"
+        session.commit()
+        session.expunge_all()
+        assert session.get(Game, game_id).live_token == "written"
