@@ -280,7 +280,8 @@ def init_app(app) -> None:
     from .services.groups import current_group
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
-                                 die_faces=die_faces, hand=hand, pick=pick, send=send, entry_form=entry_form, rolled_off=rolled_off, fragment=fragment, game_url=game_url,
+                                 die_faces=die_faces, hand=hand, rolled_off=rolled_off, fragment=fragment, game_url=game_url,
+                                 pick=pick, send=send, entry_form=entry_form,
                                  current_mark=current_mark, current_group=current_group, once_field=once.field,
                                  field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
@@ -416,8 +417,10 @@ class CallingContext(Context):
                 if kwargs:  # the loop's and block's variables: for a function that takes the context only
                     loop_vars = kwargs.pop("_loop_vars", None)
                     block_vars = kwargs.pop("_block_vars", None)
-                    if wants is _WANTS_CONTEXT and (loop_vars or block_vars):  # a context that holds them: Jinja's
-                        return Context.call(__self, __obj, *args, _loop_vars=loop_vars, _block_vars=block_vars, **kwargs)
+                    if wants is _WANTS_CONTEXT and (loop_vars or block_vars):
+                        # Jinja's own call: it hands over a context that holds them
+                        return Context.call(__self, __obj, *args, _loop_vars=loop_vars,
+                                            _block_vars=block_vars, **kwargs)
                 if wants is _WANTS_EVAL_CONTEXT:
                     args = (__self.eval_ctx, *args)
                 elif wants is _WANTS_CONTEXT:
