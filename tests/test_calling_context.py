@@ -44,6 +44,7 @@ TEMPLATE = """{% macro m(v) %}[{{ plain(v) }}|{{ with_context(v) }}]{% endmacro 
 {{ plain(1, k=2) }} {{ with_eval_context("<b>") }} {{ with_context(3) }} {{ with_environment(4) }}
 {{ callable_object(5) }} {{ "%s"|format(stops()) }} {{ bound("x") }} {{ lambda_(6) }}
 {% for item in items %}{{ plain(item) }} {{ with_eval_context(item) }} {{ with_context(item) }}
+{% set shown = "set in the loop" %}{{ with_context(item) }}
 {{ callable_object(item) }} {{ m(item) }}
 {% endfor %}
 {% block b %}{% for item in items %}{{ with_context(item) }}{{ plain(item) }}{% endfor %}{% endblock %}"""
@@ -61,7 +62,8 @@ def render(context_class: type) -> str:
 def test_every_kind_of_callable_is_called_as_jinja_calls_it():
     ours, jinjas = render(CallingContext), render(Context)
     assert ours == jinjas
-    assert all(part in ours for part in ("eval:True:&lt;b&gt;", "context:top:", "env:True:4", "callable:", "x!", " 12"))
+    assert all(part in ours for part in ("eval:True:&lt;b&gt;", "context:top:", "env:True:4", "callable:", "x!", " 12",
+                                         "context:set in the loop:"))
 
 
 def test_the_app_renders_with_it(app):
