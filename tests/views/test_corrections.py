@@ -100,6 +100,21 @@ def test_a_reveal_correction_picks_the_entrys_own_player(client, auth):
     assert not re.findall(r'name="player" value="[^"]+" required checked', game_page)
 
 
+def test_a_penalty_typed_in_is_the_number_fields_value_on_its_correction_page(client, auth):
+    """An opening or a lead entered through "Another penalty" (beyond the buttons) shows that
+    penalty in the field on its correction page, not the field's first value (found by a review)."""
+    auth.register()
+    game = new_game(client, "mice-and-men", players=("Ann", "Ben", "Cat", "Dan"), starter="0", rounds=2,
+                    opening_range=[1, 30])
+    play(client, game, [("announce", "Ann", {"penalty": 20}), ("announce", "Ben", {"penalty": 25})])
+    opening = correction_page(client, game, 2)
+    assert re.search(r'<input id="opening-penalty" type="number" name="penalty" min="1" max="30" value="20"', opening)
+    lead = correction_page(client, game, 3)
+    assert re.search(r'<input id="lead-penalty" type="number" name="penalty" min="21" max="\d+" value="25"', lead)
+    # The game's own page still starts the field above the penalty.
+    assert re.search(r'<input id="lead-penalty" [^>]*min="26" [^>]*value="26"', client.get(f"/games/{game}").data.decode())
+
+
 def test_mitchi_correction_uses_die_faces_and_rolls(client, auth):
     auth.register()
     game = new_game(client)
