@@ -108,11 +108,14 @@ def test_a_penalty_typed_in_is_the_number_fields_value_on_its_correction_page(cl
                     opening_range=[1, 30])
     play(client, game, [("announce", "Ann", {"penalty": 20}), ("announce", "Ben", {"penalty": 25})])
     opening = correction_page(client, game, 2)
-    assert re.search(r'<input id="opening-penalty" type="number" name="penalty" min="1" max="30" value="20"', opening)
+    assert re.search(r'<input id="opening-penalty" type="number" name="penalty" min="1" max="30" value="20"',
+                     opening)
     lead = correction_page(client, game, 3)
-    assert re.search(r'<input id="lead-penalty" type="number" name="penalty" min="21" max="\d+" value="25"', lead)
+    assert re.search(r'<input id="lead-penalty" type="number" name="penalty" min="21" max="\d+" value="25"',
+                     lead)
     # The game's own page still starts the field above the penalty.
-    assert re.search(r'<input id="lead-penalty" [^>]*min="26" [^>]*value="26"', client.get(f"/games/{game}").data.decode())
+    game_page = client.get(f"/games/{game}").data.decode()
+    assert re.search(r'<input id="lead-penalty" [^>]*min="26" [^>]*value="26"', game_page)
 
 
 def test_mitchi_correction_uses_die_faces_and_rolls(client, auth):
