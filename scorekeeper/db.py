@@ -76,8 +76,9 @@ def described_cursor():
             if not count:
                 return super().description
             columns = range(count)
-            key = (self.connection.adapters.types, tuple(map(res.fname, columns)),
-                   tuple(map(res.ftype, columns)), tuple(map(res.fmod, columns)), tuple(map(res.fsize, columns)))
+            types = self.connection.adapters.types
+            key = (types, tuple(map(res.fname, columns)), tuple(map(res.ftype, columns)),
+                   tuple(map(res.fmod, columns)), tuple(map(res.fsize, columns)))
             found = kept.get(key)
             if found is None:
                 if len(kept) >= MAX_DESCRIPTIONS:
