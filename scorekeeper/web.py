@@ -281,7 +281,7 @@ def init_app(app) -> None:
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
                                  die_faces=die_faces, hand=hand, rolled_off=rolled_off, fragment=fragment, game_url=game_url,
-                                 pick=pick, send=send, entry_form=entry_form,
+                                 pick=pick, send=send, entry_form=entry_form, asked_mode=asked_mode,
                                  current_mark=current_mark, current_group=current_group, once_field=once.field,
                                  field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
@@ -519,8 +519,18 @@ def entry_form(context, game, kind: str, player: str | None = None, mode: str | 
     loaded = context.get("loaded")
     to = None if entry_url else game_url("games.add_entry", game.id)
     seq = loaded.count + 1 if loaded is not None else None
-    return _dice_macro("form_start", entry_url, to, seq, keep, game.version, kind,
-                       request.values.get("mode") or mode, player)
+    return _dice_macro("form_start", entry_url, to, seq, keep, game.version, kind, asked_mode() or mode, player)
+
+
+#: Mia's entry modes: the whole trail of a round, or its challenge alone ("Quick entry").
+ENTRY_MODES = ("trail", "quick")
+
+
+def asked_mode() -> str | None:
+    """The entry mode the request names (``?mode=`` or a form's hidden ``mode``): one of
+    :data:`ENTRY_MODES`, else None (not named, or a value no page sends: not carried on)."""
+    mode = request.values.get("mode")
+    return mode if mode in ENTRY_MODES else None
 
 
 _game_urls: dict[tuple, str] = {}

@@ -25,7 +25,7 @@ from ..words import GAME_ALIASES, describe, game_title, in_setup_words, shown_ta
 from ..services import games as service
 from ..services import groups, history, live, once, practice
 from ..services.groups import current_group
-from ..web import keep_sent_csrf_token, message_response
+from ..web import asked_mode, keep_sent_csrf_token, message_response
 from .groups import form_group
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -257,8 +257,8 @@ def _after_change(game: Game, action, stale: str | None = None):
         return render_game(service.load(session, game), translated(err), "error", 422)
     if is_htmx():
         return render_game(loaded)
-    mode = request.form.get("mode") or None  # Mia's entry mode (quick or trail) is kept
-    return redirect(url_for("games.play", game_id=game.id, mode=mode), 303)
+    # Mia's entry mode (quick or trail) is kept
+    return redirect(url_for("games.play", game_id=game.id, mode=asked_mode()), 303)
 
 
 def _who_entered(session, loaded: service.Loaded, news: bool = False) -> str:

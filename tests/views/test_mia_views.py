@@ -525,3 +525,25 @@ def test_each_mia_form_sends_its_mode_once(client, auth):
             assert form.count('name="mode"') <= 1, form
         # the page's mode first: a round begun in the trail goes back to quick entry
         assert all(f'name="mode" value="{mode}"' in form for form in forms), mode
+
+
+@pytest.mark.parametrize("asked", ["<b>x</b>", "QUICK", "quick2"])
+def test_a_mode_no_page_sends_is_not_carried_on(client, table, asked):
+    """``?mode=`` or a form's ``mode`` other than the two entry modes is dropped: not echoed
+    into the forms, the poll's address or the address after an entry (it was, escaped; found by
+    a review). The page shows the trail, as with no mode named."""
+    page = client.get(f"/games/{table.game}", query_string={"mode": asked})
+    assert page.status_code == 200
+    body = page.data.decode()
+    assert "x</b>" not in body and "QUICK" not in body and "quick2" not in body
+    assert re.search(r'aria-current="page">([^<]+)</a>', body).group(1) == "Full trail"
+    assert 'name="mode" value="trail"' in body  # the trail's own forms still say theirs
+    r = client.post(f"/games/{table.game}/entries", data={
+        "version": str(table.version), "type": "announce", "player": "Ann", "value": "31", "mode": asked})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{table.game}")
+    table.version += 1
+    r = client.post(f"/games/{table.game}/entries", headers=HX, query_string={"mode": asked}, data={
+        "version": str(table.version), "type": "announce", "player": "Ben", "value": "32", "mode": asked})
+    assert r.status_code == 200, messages(r.data)
+    assert asked not in r.data.decode()
+    assert "mode=" not in re.search(r'data-poll hx-get="([^"]*)"', r.data.decode()).group(1)
