@@ -519,7 +519,8 @@ def entry_form(context, game, kind: str, player: str | None = None, mode: str | 
     loaded = context.get("loaded")
     to = None if entry_url else game_url("games.add_entry", game.id)
     seq = loaded.count + 1 if loaded is not None else None
-    return _dice_macro("form_start", entry_url, to, seq, keep, game.version, kind, asked_mode() or mode, player)
+    mode = asked_mode() or mode
+    return _dice_macro("form_start", entry_url, to, seq, keep, game.version, kind, mode, player)
 
 
 #: Mia's entry modes: the whole trail of a round, or its challenge alone ("Quick entry").
