@@ -547,3 +547,10 @@ def test_a_mode_no_page_sends_is_not_carried_on(client, table, asked):
     assert r.status_code == 200, messages(r.data)
     assert asked not in r.data.decode()
     assert "mode=" not in re.search(r'data-poll hx-get="([^"]*)"', r.data.decode()).group(1)
+
+
+def test_the_value_fieldsets_class_names_no_empty_kind(client, table):
+    """A values fieldset without a kind says ``class="send"``, not ``class="send "`` (a review)."""
+    body = client.get(f"/games/{table.game}").data.decode()
+    classes = re.findall(r'<fieldset class="([^"]*)"', body)
+    assert classes and all(c == c.strip() and "  " not in c for c in classes), classes
