@@ -10,13 +10,15 @@ cascade deletes when it rebuilds a parent table.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable, NamedTuple
 
 from flask import current_app, g, has_request_context, request
 from sqlalchemy import event, make_url
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, MultipleResultsFound, NoResultFound
 from sqlmodel import Session, create_engine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,3 +187,119 @@ def init_app(app) -> None:
         migrate(url)
     app.extensions["scorekeeper.engine"] = make_engine(url)
     app.teardown_appcontext(close_session)
+
+
+
+class _Prepared(NamedTuple):
+    """A Core statement compiled once for a dialect (:func:`run`)."""
+
+    sql: str
+    names: tuple | None  # the parameters' order (a positional paramstyle), or None: by name
+    binds: tuple  # (name in the SQL, key in the parameters, default, bind processor or None) of each
+    results: tuple | None  # a result processor (or None) per column, or None if no column has one
+    row: Callable | None  # makes a row (a named tuple of the columns' keys) of a tuple; None: no rows
+
+
+#: Statements compiled by :func:`run`, per statement and dialect: a fixed few (module constants);
+#: all dropped should there ever be more than :data:`MAX_PREPARED`.
+_prepared: dict[tuple, _Prepared] = {}
+MAX_PREPARED = 256
+
+
+def _prepare(statement, dialect) -> _Prepared:
+    """``statement`` compiled for ``dialect`` with its parameters' and columns' conversions, each
+    the type's own for that dialect (SQLAlchemy's public ``dialect_impl``, ``bind_processor``,
+    ``result_processor``): what SQLAlchemy's execution would apply."""
+    compiled = statement.compile(dialect=dialect)
+    binds = tuple((name, bind.key, None if bind.required else bind.effective_value,
+                   bind.type.dialect_impl(dialect).bind_processor(dialect))
+                  for bind, name in compiled.bind_names.items())
+    results = row = None
+    # a select's columns; an insert's or update's RETURNING, its own or the one SQLAlchemy adds
+    # (PostgreSQL: an insert returns the new row's key)
+    columns = (statement.selected_columns if hasattr(statement, "selected_columns")
+               else compiled.effective_returning)
+    if columns is not None:
+        found = tuple(c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns)
+        results = found if any(found) else None
+        row = namedtuple("Row", [str(c.key) for c in columns], rename=True)._make
+    names = tuple(compiled.positiontup) if compiled.positional else None
+    return _Prepared(str(compiled), names, binds, results, row)
+
+
+class Ran(NamedTuple):
+    """What :func:`run` answers: the cursor's ``rowcount`` (-1 if the driver says none) and the
+    rows, each a named tuple of the statement's columns."""
+
+    rowcount: int
+    rows: list
+
+    def first(self):
+        """The first row, or None."""
+        return self.rows[0] if self.rows else None
+
+    def one(self):
+        """The only row; raises :class:`sqlalchemy.exc.NoResultFound` or ``MultipleResultsFound``."""
+        if len(self.rows) != 1:
+            found = NoResultFound if not self.rows else MultipleResultsFound
+            raise found(f"{len(self.rows)} rows where one was expected")
+        return self.rows[0]
+
+
+def run(session: Session, statement, params: dict) -> Ran:
+    """Run the Core ``statement`` (a module constant: a ``select``, or an ``update`` or ``insert``
+    without ``RETURNING`` unless through a CTE) with ``params`` in the session's transaction
+    (begun if none), on its connection's driver cursor; rows fetched and converted at once.
+
+    For the few statements of every entry and every live poll (docs/speed.md §Statements on the
+    driver): SQLAlchemy's execution costs some 40 µs a statement (its cache key, parameters,
+    context and result objects) where the driver's own takes 8 (SQLite). The statement is
+    compiled by SQLAlchemy once per dialect, and every parameter and column converted by its
+    type as SQLAlchemy would. What SQLAlchemy's execution does besides is kept: the engine's
+    ``before_cursor_execute`` listeners see the statement, and a driver error is raised as
+    SQLAlchemy raises it (``sqlalchemy.exc.DBAPIError.instance``: ``OperationalError`` for
+    SQLite's "database is locked", and so on); if it says the server dropped the connection,
+    the statement goes to SQLAlchemy's execution, which fails on it too and does what it does
+    for that (the pool's connections of before invalidated, ``connection_invalidated`` set on
+    the error, as the callers' retries expect).
+    """
+    conn = session.connection()
+    dialect = conn.dialect
+    key = (statement, dialect.name)
+    prepared = _prepared.get(key)
+    if prepared is None:
+        if len(_prepared) >= MAX_PREPARED:
+            _prepared.clear()
+        prepared = _prepared[key] = _prepare(statement, dialect)
+    values = {}
+    for name, key, default, process in prepared.binds:
+        value = params.get(key, default)
+        values[name] = process(value) if process is not None else value
+    args = values if prepared.names is None else [values[name] for name in prepared.names]
+    dbapi_conn = conn.connection.dbapi_connection
+    cursor = dbapi_conn.cursor()
+    try:
+        for listener in conn.dispatch.before_cursor_execute:
+            listener(conn, cursor, prepared.sql, args, None, False)
+        cursor.execute(prepared.sql, args)
+        rows = cursor.fetchall() if cursor.description is not None else []
+        count = cursor.rowcount
+    except dialect.loaded_dbapi.Error as err:
+        if dialect.is_disconnect(err, dbapi_conn, cursor):
+            # The server dropped the connection: SQLAlchemy's own execution fails on it too, and
+            # then does all it does for that (this connection invalidated, and every other the
+            # pool made before it, which a restart dropped as well) and raises its error.
+            cursor.close()
+            result = conn.execute(statement, params)  # should it answer after all, its answer
+            return Ran(result.rowcount, result.all() if result.returns_rows else [])
+        driver_error = dialect.loaded_dbapi.Error
+        raise DBAPIError.instance(prepared.sql, args, err, driver_error, dialect=dialect) from err
+    finally:
+        cursor.close()
+    if rows:
+        make, convert = prepared.row, prepared.results
+        if convert is None:
+            rows = [make(row) for row in rows]
+        else:
+            rows = [make(c(v) if c is not None else v for c, v in zip(convert, row)) for row in rows]
+    return Ran(count, rows)

@@ -176,3 +176,24 @@ def test_a_dropped_connection_fails_no_entry_and_no_poll(app, client, auth, firs
         assert post(client, game, 1, turns[1]).status_code == 200
     else:
         assert client.get(f"/games/{game}/poll?v=1", headers=HX).status_code == 204
+
+
+@pytest.mark.parametrize("first", ["entry", "poll"])
+def test_a_restart_fails_no_entry_or_poll_when_the_pool_kept_several(app, client, auth, first):
+    """Every connection the pool kept was dropped by the restart: the first read's failure
+    invalidates them all (SQLAlchemy's handling of a disconnect), so the read again gets a fresh
+    one, not the next dropped one."""
+    auth.register()
+    game = new_game(client, point_limit=100)
+    turns = mitchi_turns(1)
+    assert post(client, game, 0, turns[0]).status_code == 200
+    engine = app.extensions["scorekeeper.engine"]
+    held = [engine.connect() for _ in range(3)]  # three at once: the pool keeps them all after
+    for conn in held:
+        conn.close()
+    assert engine.pool.checkedin() >= 3
+    assert end_the_apps_connections() >= 3
+    if first == "entry":
+        assert post(client, game, 1, turns[1]).status_code == 200
+    else:
+        assert client.get(f"/games/{game}/poll?v=1", headers=HX).status_code == 204

@@ -30,6 +30,7 @@ from datetime import timezone
 from sqlalchemy import ColumnElement, Update, bindparam, delete, insert, select, text
 from sqlmodel import Session
 
+from ..db import run
 from ..models import ExportRound, ExportState, Game
 from ..rules import RULES_VERSION, find_game
 from ..rules.base import GameState, parse_options
@@ -130,7 +131,7 @@ def store(session: Session, game: Game, state: GameState, marked: bool | None = 
         return
     conn = session.connection()
     if marked is None:
-        marked = conn.execute(_FAST, {"b_game": game.id, "b_old": game.version - 1, "b_rounds": played,
+        marked = run(session, _FAST, {"b_game": game.id, "b_old": game.version - 1, "b_rounds": played,
                                       "b_version": game.version}).rowcount == 1
     if marked:
         return  # the entry finished no round

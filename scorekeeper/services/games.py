@@ -38,7 +38,7 @@ from ..models import Entry, ExportRound, ExportState, Game, GameFigures, GameSna
 from ..rules import RULES_VERSION, find_game
 from ..rules import record as records
 from ..rules.base import N_, GameState, IllegalEntry, Nn_, Phrase, RecordError, RoundLog, RuleError
-from ..db import begin_if_autocommit
+from ..db import Ran, begin_if_autocommit, run
 from . import export_rows, stats
 
 #: Entries the game panel lists ("Last entries").
@@ -144,9 +144,10 @@ class _SnapshotRow(NamedTuple):
     state: bytes
 
 
-def _run(session: Session, statement, params: dict):
-    """Run a Core ``statement`` in the session's transaction (begun if none)."""
-    return session.connection().execute(statement, params)
+def _run(session: Session, statement, params: dict) -> Ran:
+    """Run a Core ``statement`` (a module constant) in the session's transaction (begun if
+    none), on the driver's cursor (:func:`scorekeeper.db.run`)."""
+    return run(session, statement, params)
 
 
 def _record(game: Game, log: list[dict]) -> dict:

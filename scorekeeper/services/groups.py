@@ -22,6 +22,7 @@ from sqlalchemy.orm.instrumentation import manager_of_class
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, select
 
+from ..db import run
 from ..models import Game, GameSnapshot, Group, Invite, Membership, Removal, User, utcnow
 from ..rules.names import clean_name
 from .games import keep_snapshot
@@ -254,13 +255,14 @@ def load_account(session: Session, user_id: int):
 
 
 def _first_read(session: Session, statement, params: dict):
-    """The first row of the request's first statement, read again on a fresh connection if
-    the server had dropped this one (a restart). On an entry or a poll this read is the pool's
+    """The first row of the request's first statement (on the driver's cursor:
+    :func:`scorekeeper.db.run`), read again on a fresh connection if the server had dropped this
+    one (a restart). On an entry or a poll this read is the pool's
     check (:func:`scorekeeper.db._begin_as_ping`); SQLAlchemy has by then marked that
     connection, and every other the pool held before it, as gone."""
     for attempt in (1, 2):
         try:
-            return session.connection().execute(statement, params).first()
+            return run(session, statement, params).first()
         except DBAPIError as err:
             if attempt == 2 or not err.connection_invalidated:
                 raise
