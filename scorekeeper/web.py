@@ -35,6 +35,17 @@ class SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app) -> bool:
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
 
+    def get_signing_serializer(self, app):
+        """Flask's serializer of the cookie, made once per secret key and fallbacks and then
+        kept: Flask makes it anew twice a request (reading and writing the cookie), some 12 µs
+        each, on every entry and every live poll (docs/speed.md §Entry path). It holds nothing
+        but its keys and settings; a new key (or fallback) gets a new one."""
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        kept = app.extensions.get("scorekeeper.session_serializer")
+        if kept is None or kept[0] != keys:
+            kept = app.extensions["scorekeeper.session_serializer"] = (keys, super().get_signing_serializer(app))
+        return kept[1]
+
 
 #: Sent on every answer: no camera, microphone, location... for anyone; no other site's window
 #: keeps a handle on ours.

@@ -472,3 +472,23 @@ def test_a_long_password_is_judged_not_a_server_error(client, auth):
     r = client.post("/account/password", data={"current": long_good[:100], "password": "9" * 150,
                                                "confirm": "9" * 150})
     assert r.status_code == 400 and b"easiest to guess" in r.data
+
+
+def test_the_cookies_serializer_is_kept_and_follows_a_new_secret_key(app, client, auth):
+    """The session cookie's serializer is made once (not twice a request) but anew with a new
+    secret key or fallbacks: a cookie signed with the old key is then refused, and taken again
+    once the old key is among the fallbacks (a key rotation)."""
+    auth.register()
+    client.delete_cookie("remember_token")  # the session cookie alone says who is logged in
+    assert client.get("/settings").status_code == 200
+    kept = app.session_interface.get_signing_serializer(app)
+    assert client.get("/settings").status_code == 200
+    assert app.session_interface.get_signing_serializer(app) is kept
+    refused, rotated = app.test_client(), app.test_client()  # copies of the old key's cookie
+    copy_cookies(client, refused)
+    copy_cookies(client, rotated)
+    old = app.secret_key
+    app.secret_key = app.config["SECRET_KEY"] = "a-new-secret"
+    assert refused.get("/settings").status_code == 302  # the old cookie no longer opens the account
+    app.config["SECRET_KEY_FALLBACKS"] = [old]
+    assert rotated.get("/settings").status_code == 200  # the old key, now a fallback
