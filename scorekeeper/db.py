@@ -6,6 +6,9 @@ on an entry and the live poll, which run in autocommit (:data:`SINGLE_STATEMENT_
 Migrations run through :func:`migrate` on a plain connection (see
 ``migrations/env.py``): a batch migration with ``foreign_keys=ON`` would
 cascade deletes when it rebuilds a parent table.
+
+The statements of every entry and every live poll run on the driver's cursor (:func:`run`);
+PostgreSQL's cursors keep each result shape's description (:func:`described_cursor`).
 """
 
 from __future__ import annotations
@@ -189,7 +192,6 @@ def init_app(app) -> None:
     app.teardown_appcontext(close_session)
 
 
-
 class _Prepared(NamedTuple):
     """A Core statement compiled once for a dialect (:func:`run`)."""
 
@@ -247,21 +249,21 @@ class Ran(NamedTuple):
 
 
 def run(session: Session, statement, params: dict) -> Ran:
-    """Run the Core ``statement`` (a module constant: a ``select``, or an ``update`` or ``insert``
-    without ``RETURNING`` unless through a CTE) with ``params`` in the session's transaction
-    (begun if none), on its connection's driver cursor; rows fetched and converted at once.
+    """Run the Core ``statement`` (a module constant: a ``select``, ``update`` or ``insert``) with
+    ``params`` in the session's transaction (begun if none), on its connection's driver cursor;
+    rows fetched and converted at once.
 
     For the few statements of every entry and every live poll (docs/speed.md §Statements on the
     driver): SQLAlchemy's execution costs some 40 µs a statement (its cache key, parameters,
     context and result objects) where the driver's own takes 8 (SQLite). The statement is
     compiled by SQLAlchemy once per dialect, and every parameter and column converted by its
     type as SQLAlchemy would. What SQLAlchemy's execution does besides is kept: the engine's
-    ``before_cursor_execute`` listeners see the statement, and a driver error is raised as
-    SQLAlchemy raises it (``sqlalchemy.exc.DBAPIError.instance``: ``OperationalError`` for
-    SQLite's "database is locked", and so on); if it says the server dropped the connection,
-    the statement goes to SQLAlchemy's execution, which fails on it too and does what it does
-    for that (the pool's connections of before invalidated, ``connection_invalidated`` set on
-    the error, as the callers' retries expect).
+    ``before_cursor_execute`` listeners see the statement (told of it, not asked to change it),
+    and a driver error is raised as SQLAlchemy raises it (``sqlalchemy.exc.DBAPIError.instance``:
+    ``OperationalError`` for SQLite's "database is locked", and so on); if it says the server
+    dropped the connection, the statement goes to SQLAlchemy's execution, which fails on it too
+    and does what it does for that (the pool's connections of before invalidated,
+    ``connection_invalidated`` set on the error, as the callers' retries expect).
     """
     conn = session.connection()
     dialect = conn.dialect
@@ -272,8 +274,8 @@ def run(session: Session, statement, params: dict) -> Ran:
             _prepared.clear()
         prepared = _prepared[key] = _prepare(statement, dialect)
     values = {}
-    for name, key, default, process in prepared.binds:
-        value = params.get(key, default)
+    for name, param, default, process in prepared.binds:
+        value = params.get(param, default)
         values[name] = process(value) if process is not None else value
     args = values if prepared.names is None else [values[name] for name in prepared.names]
     dbapi_conn = conn.connection.dbapi_connection
