@@ -292,7 +292,7 @@ def init_app(app) -> None:
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
                                  die_faces=die_faces, hand=hand, rolled_off=rolled_off, fragment=fragment, game_url=game_url,
-                                 pick=pick, send=send, entry_form=entry_form, asked_mode=asked_mode,
+                                 pick=pick, send=send, entry_form=entry_form, asked_mode=asked_mode, mia_mode=mia_mode,
                                  current_mark=current_mark, current_group=current_group, once_field=once.field,
                                  field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
@@ -543,6 +543,25 @@ def asked_mode() -> str | None:
     :data:`ENTRY_MODES`, else None (not named, or a value no page sends: not carried on)."""
     mode = request.values.get("mode")
     return mode if mode in ENTRY_MODES else None
+
+
+def mia_mode(state, entry_mode: str | None = None) -> str:
+    """The entry mode a Mia panel shows ("trail" or "quick"): the one the request names
+    (:func:`asked_mode`), else ``entry_mode`` (a correction page's: the corrected entry's), else
+    the one in the address of the page that asks (htmx's ``HX-Current-URL``: after an undo),
+    else the way the game's last round was entered (the games list's "Play on"). The panel's
+    live poll then names it, so that a phone keeps the mode it shows when another phone enters
+    a round the other way (found by a review)."""
+    mode = asked_mode() or entry_mode
+    if not mode:
+        url = request.headers.get("HX-Current-URL", "")
+        if "mode=quick" in url:
+            mode = "quick"
+        elif "mode=trail" in url:
+            mode = "trail"
+        else:
+            mode = "quick" if state.rounds and state.rounds[-1].quick else "trail"
+    return "quick" if mode == "quick" else "trail"
 
 
 _game_urls: dict[tuple, str] = {}

@@ -546,7 +546,8 @@ def test_a_mode_no_page_sends_is_not_carried_on(client, table, asked):
         "version": str(table.version), "type": "announce", "player": "Ben", "value": "32", "mode": asked})
     assert r.status_code == 200, messages(r.data)
     assert asked not in r.data.decode()
-    assert "mode=" not in re.search(r'data-poll hx-get="([^"]*)"', r.data.decode()).group(1)
+    poll = html.unescape(re.search(r'data-poll hx-get="([^"]*)"', r.data.decode()).group(1))
+    assert "mode=trail" in poll  # the mode the panel shows, not the one asked
 
 
 def test_the_value_fieldsets_class_names_no_empty_kind(client, table):
@@ -554,3 +555,32 @@ def test_the_value_fieldsets_class_names_no_empty_kind(client, table):
     body = client.get(f"/games/{table.game}").data.decode()
     classes = re.findall(r'<fieldset class="([^"]*)"', body)
     assert classes and all(c == c.strip() and "  " not in c for c in classes), classes
+
+
+def poll_url(page) -> str:
+    return html.unescape(re.search(r'data-poll hx-get="([^"]*)"', page.data.decode()).group(1))
+
+
+def shown_mode(page) -> str:
+    return re.search(r'aria-current="page">([^<]+)</a>', page.data.decode()).group(1)
+
+
+@pytest.mark.parametrize("opened", ["", "?mode=trail"])
+def test_a_phone_keeps_its_mode_when_another_enters_a_round_the_other_way(app, client, table, opened):
+    """Phone B shows the full trail (opened with no mode, or asking for it); phone A records a
+    challenge in quick entry. B's live poll brings the new round in the full trail still: its
+    poll names the mode B shows (it flipped to quick entry, the way the last round was entered;
+    found by a review). A page opened afresh with no mode goes on as the last round was entered."""
+    b = app.test_client()
+    for cookie in client._cookies.values():
+        b.set_cookie(cookie.key, cookie.value, domain=cookie.domain, path=cookie.path)
+    page_b = b.get(f"/games/{table.game}{opened}")
+    assert shown_mode(page_b) == "Full trail"
+    poll = poll_url(page_b)
+    assert "mode=trail" in poll
+    table.quick("Cat", "Ann", 21, (5, 5))  # phone A
+    news = b.get(poll, headers={**HX, "HX-Current-URL": f"http://localhost/games/{table.game}{opened}"})
+    assert news.status_code == 200
+    assert shown_mode(news) == "Full trail"
+    assert "Round 1: Ann challenged Cat's Mia (quick entry)" in text_of(news.data)
+    assert shown_mode(b.get(f"/games/{table.game}")) == "Quick entry"  # opened afresh
