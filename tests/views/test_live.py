@@ -109,7 +109,8 @@ def test_a_turned_off_or_replaced_link_404s(app, client, auth):
     assert client.post(f"/games/{gid}/live/off").status_code == 303
     for gone in (new, new + "/poll?v=0", old, "/live/" + "x" * 20):  # a spectator is told why
         r = viewer.get(gone)
-        assert r.status_code == 404 and "This live link was turned off or replaced" in r.data.decode(), gone
+        said = "This live link was turned off or replaced, or its game removed"
+        assert r.status_code == 404 and said in r.data.decode(), gone
         assert "Back to your games" not in r.data.decode()  # a spectator has none; the menu offers Log in
     assert "Back to your games" in client.get(old).data.decode()  # a member has
     r = viewer.get(new + "/poll?v=0", headers=HX)
@@ -127,7 +128,7 @@ def test_removing_a_game_turns_its_live_link_off_and_none_is_made_until_restored
     assert client.post(f"/games/{gid}/remove").status_code == 303
     assert viewer.get(path).status_code == 404
     r = viewer.get(f"{path}/poll?v={version}", headers=HX)  # an open viewer stops, saying why
-    assert r.status_code == 286 and "turned off" in r.data.decode()
+    assert r.status_code == 286 and "or its game removed" in r.data.decode()  # the reason named (a review)
     r = client.post(f"/games/{gid}/live", follow_redirects=True)
     page = r.data.decode()
     assert "restore it before showing it to the table" in page and 'class="live-link"' not in page
