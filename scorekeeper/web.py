@@ -293,6 +293,7 @@ def init_app(app) -> None:
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
                                  die_faces=die_faces, hand=hand, rolled_off=rolled_off, fragment=fragment, game_url=game_url,
                                  pick=pick, send=send, entry_form=entry_form, asked_mode=asked_mode, mia_mode=mia_mode,
+                                 quick_owner=quick_owner,
                                  current_mark=current_mark, current_group=current_group, once_field=once.field,
                                  field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,
@@ -562,6 +563,19 @@ def mia_mode(state, entry_mode: str | None = None) -> str:
         else:
             mode = "quick" if state.rounds and state.rounds[-1].quick else "trail"
     return "quick" if mode == "quick" else "trail"
+
+
+def quick_owner(state, count: int, prefill=None) -> str:
+    """The cup owner a Mia quick entry names: the one picked on the page (``?owner=``, while the
+    log is still ``count`` entries long, as ``?at=`` says: another phone's correction keeps it,
+    any entry or undo drops it), else a correction page's (``prefill``), else the round's
+    starter; always a player still in."""
+    asked = request.args.get("owner") if request.args.get("at") == str(count) else None
+    if asked in state.still_in:
+        return asked
+    if prefill and prefill.get("owner") in state.still_in:
+        return prefill.get("owner")
+    return state.round_starter
 
 
 _game_urls: dict[tuple, str] = {}

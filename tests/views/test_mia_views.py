@@ -584,3 +584,24 @@ def test_a_phone_keeps_its_mode_when_another_enters_a_round_the_other_way(app, c
     assert shown_mode(news) == "Full trail"
     assert "Round 1: Ann challenged Cat's Mia (quick entry)" in text_of(news.data)
     assert shown_mode(b.get(f"/games/{table.game}")) == "Quick entry"  # opened afresh
+
+
+def acting(page) -> list[str]:
+    """The players the lives strip and the lives table mark as acting."""
+    body = page.data.decode()
+    strip = re.findall(r'<span class="to-act"><span class="who">([^<]+)</span>', body)
+    table_ = re.findall(r'<span class="name">([^<]+)</span> <small>\(to act\)</small>', body)
+    return strip + table_
+
+
+def test_quick_entry_marks_the_cup_owner_it_names_as_acting(client, table):
+    """In quick entry the lives mark the cup owner the form names: the round's starter at first,
+    the owner picked once another is picked (they kept marking the starter; found by a review).
+    The full trail marks whoever acts in it."""
+    page = client.get(f"/games/{table.game}?mode=quick")
+    assert acting(page) == ["Ann", "Ann"]
+    link = html.unescape(re.search(r'href="([^"]*owner=Cat[^"]*)"', page.data.decode()).group(1))
+    page = client.get(link, headers=HX)
+    assert "Cup owner Cat · challenged by Ann" in text_of(page.data)
+    assert acting(page) == ["Cat", "Cat"]
+    assert acting(client.get(f"/games/{table.game}?mode=trail")) == ["Ann", "Ann"]
