@@ -291,7 +291,6 @@ def run(session: Session, statement, params: dict) -> Ran:
             # The server dropped the connection: SQLAlchemy's own execution fails on it too, and
             # then does all it does for that (this connection invalidated, and every other the
             # pool made before it, which a restart dropped as well) and raises its error.
-            cursor.close()
             result = conn.execute(statement, params)  # should it answer after all, its answer
             return Ran(result.rowcount, result.all() if result.returns_rows else [])
         driver_error = dialect.loaded_dbapi.Error

@@ -38,7 +38,7 @@ from ..models import Entry, ExportRound, ExportState, Game, GameFigures, GameSna
 from ..rules import RULES_VERSION, find_game
 from ..rules import record as records
 from ..rules.base import N_, GameState, IllegalEntry, Nn_, Phrase, RecordError, RoundLog, RuleError
-from ..db import Ran, begin_if_autocommit, run
+from ..db import begin_if_autocommit, run
 from . import export_rows, stats
 
 #: Entries the game panel lists ("Last entries").
@@ -120,7 +120,7 @@ def active_entries(session: Session, game: Game) -> list[Entry]:
 
 
 # The statements of an entry's path, built once on the tables (building one costs more than
-# running it) and run on the session's connection (:func:`_run`): the ORM adds nothing here.
+# running it) and run on the driver's cursor (:func:`scorekeeper.db.run`): the ORM adds nothing here.
 _games, _entries, _snapshots = Game.__table__, Entry.__table__, GameSnapshot.__table__
 _SNAPSHOT = select(_snapshots.c.version, _snapshots.c.rules, _snapshots.c.entries, _snapshots.c.state).where(
     _snapshots.c.game_id == bindparam("game"))
@@ -142,12 +142,6 @@ class _SnapshotRow(NamedTuple):
     rules: int
     entries: int
     state: bytes
-
-
-def _run(session: Session, statement, params: dict) -> Ran:
-    """Run a Core ``statement`` (a module constant) in the session's transaction (begun if
-    none), on the driver's cursor (:func:`scorekeeper.db.run`)."""
-    return run(session, statement, params)
 
 
 def _record(game: Game, log: list[dict]) -> dict:
@@ -212,7 +206,7 @@ def _snapshot(session: Session, game: Game) -> Loaded | None:
     if kept is not None and kept[0] == game.version:
         snap = _SnapshotRow(*kept)
     else:  # none kept, or kept before the game changed (a race lost, then the game refreshed)
-        snap = _run(session, _SNAPSHOT, {"game": game.id}).first()
+        snap = run(session, _SNAPSHOT, {"game": game.id}).first()
     if snap is not None and snap.version > game.version:  # the game moved on since its row was read
         session.refresh(game)
     if snap is None or snap.version != game.version or snap.rules != RULES_VERSION:
@@ -254,7 +248,7 @@ def redo_candidate(session: Session, game: Game, length: int) -> Entry | None:
 
 def _forget_redo(session: Session, game: Game) -> None:
     """After an entry or a correction nothing can be redone any more (the undone rows stay)."""
-    _run(session, _FORGET_REDO, {"b_game": game.id})
+    run(session, _FORGET_REDO, {"b_game": game.id})
 
 
 def content_hash(game: str, players: list[str], options: dict, entries: list) -> str:
@@ -314,7 +308,7 @@ def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, s
     entry's one write (:func:`_write_entry`) already did, whose snapshot bytes are kept."""
     if written is None:
         blob = _freeze(loaded)
-        kept = _run(session, _SAVE_SNAPSHOT, {"b_game": game.id, "b_version": game.version, "b_rules": RULES_VERSION,
+        kept = run(session, _SAVE_SNAPSHOT, {"b_game": game.id, "b_version": game.version, "b_rules": RULES_VERSION,
                                                 "b_entries": loaded.count, "b_state": blob}).rowcount == 1
     else:
         blob, kept = written.blob, written.kept
@@ -365,7 +359,7 @@ def _claim(session: Session, game: Game, version: int | None, state: GameState |
                   "b_updated_at": values["updated_at"], "b_finished": values["finished"],
                   "b_rounds": values["rounds"], "b_winners": values["winners"], "b_hash": values["content_hash"]}
     try:
-        result = _run(session, stmt, params) if params is not None else session.execute(stmt)
+        result = run(session, stmt, params) if params is not None else session.execute(stmt)
     except OperationalError:  # SQLite's write lock not had within its busy timeout: nothing changed
         session.rollback()
         raise Stale() from None
@@ -513,7 +507,7 @@ def _write_entry(session: Session, game: Game, version: int, loaded: Loaded, ent
         params.update({f"fs_{name}": [figs[name] for figs in moved.figures] for name in _FIGURE_COLUMNS})
         params["rs_position"] = list(range(moved.before + 1, moved.before + 1 + len(moved.texts)))
         params["rs_cells"] = moved.texts
-    row = _run(session, _entry_write(moved is not None), params).one()
+    row = run(session, _entry_write(moved is not None), params).one()
     _claimed(session, game, row.claimed == 1, values)
     return _Written(blob, row.kept == 1, row.marked == 1, moved is not None)
 
@@ -712,7 +706,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
         _claim(session, game, version, state)  # the content hash is left for the next import
         if had_redo:  # only an undo sets the flags, and then the snapshot names the entry to redo
             _forget_redo(session, game)
-        _run(session, _ADD_ENTRY, {"b_game": game.id, "b_seq": loaded.count + 1, "b_data": json.dumps(entry),
+        run(session, _ADD_ENTRY, {"b_game": game.id, "b_seq": loaded.count + 1, "b_data": json.dumps(entry),
                                      "b_at": utcnow(), "b_by": entered_by})
     loaded.count += 1
     loaded.redo = None
@@ -784,7 +778,7 @@ def redo(session: Session, game: Game, version: int | None, redone_by: int | Non
     _end_read(session)
     _claim(session, game, version, loaded.state, log)
     session.execute(update(Entry).where(Entry.id == old_id).values(status="redone", redoable=False))
-    _run(session, _ADD_ENTRY, {"b_game": game.id, "b_seq": seq, "b_data": old_data, "b_at": utcnow(),
+    run(session, _ADD_ENTRY, {"b_game": game.id, "b_seq": seq, "b_data": old_data, "b_at": utcnow(),
                                  "b_by": by})
     _store(session, game, loaded)
     _commit(session)

@@ -60,8 +60,8 @@ def turn_off(game_id: int):
 
 
 def _link_off():
-    """A link that opens no game (turned off, replaced, its game removed, or never made): 404, saying so in the
-    words the live view shows when its link is turned off while open."""
+    """A link that opens no game (turned off, replaced, its game removed, or never made): 404,
+    saying so in the words the live view shows when its link is turned off while open."""
     return message_response(_("This live link was turned off or replaced, or its game removed: the game is no "
                               "longer shown here. Ask the scorer for the new link."), 404, _("Live link off"))
 
