@@ -482,8 +482,13 @@ def correct(game_id: int, seq: int):
                               "stands now.", seq=seq), 410
             last = _who_entered(session, loaded)
         elif status == 409:
-            error = _("Entry %(seq)s is no longer in the game (undone on another phone, or an older page); "
-                      "nothing was corrected. Here is the game as it stands now.", seq=seq)
+            # Said on the game page at its own address, as after a correction (a review: the refusal
+            # stayed at this form's address, whose reload offered to send the form again).
+            flash(" ".join((_("Entry %(seq)s is no longer in the game (undone on another phone, or an older "
+                              "page); nothing was corrected. Here is the game as it stands now.", seq=seq),
+                            last)).strip(), "warning")
+            mode = "quick" if request.form.get("mode") == "quick" else None
+            return redirect(url_for("games.play", game_id=game.id, mode=mode), 303)
         return render_game(loaded, f"{error} {last}".strip(), "warning", status)
     if status == 409:  # the answer is this correction page again, not the game's
         error = _("The game changed since this correction page was shown (another phone, or an older page); "
