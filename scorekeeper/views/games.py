@@ -318,6 +318,10 @@ def poll(game_id: int):
     refuse_others_practice(game)
     if game.version == live.asked_version(request.args.get("v")):
         return Response(status=204)
+    if game.practice:  # played on its practice page, as its game page leads there (a review: the
+        # scorer's panel, with its dice pads, came back to a typed address)
+        to = url_for("practice.play", game_id=game.id)
+        return client_redirect(to) if is_htmx() else redirect(to, 303)
     session = get_session()
     loaded = service.load(session, game)
     if game.removed_at is not None:  # removed on another phone: the panel says so, and nothing moved on

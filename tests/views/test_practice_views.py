@@ -762,6 +762,13 @@ def test_a_practice_game_is_not_scored_by_hand(client, auth):
     r = client.get(f"/games/{gid}")
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/practice/{gid}")
     assert client.get(f"/games/{gid}/entries/1").headers["Location"].endswith(f"/practice/{gid}")
+    # Nor does the live poll of a scorer's page answer with the scorer's panel (a review: an old
+    # version's poll, typed, gave dice pads and "correct" links).
+    r = client.get(f"/games/{gid}/poll?v=999")  # a version the game is not at
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/practice/{gid}")
+    r = client.get(f"/games/{gid}/poll?v=999", headers=HX)
+    assert r.status_code == 200 and r.headers["HX-Redirect"].endswith(f"/practice/{gid}")
+    assert b'name="hand.0"' not in r.data and b"correct" not in r.data
 
 
 @pytest.mark.parametrize("led_to,offered", [(MAX_NUMBER - 2, [str(MAX_NUMBER - 1), str(MAX_NUMBER)]),
