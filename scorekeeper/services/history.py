@@ -1031,27 +1031,63 @@ def check_incoming(label: str, record) -> Incoming:
     return Incoming(label, record, played_at, history, new_game)
 
 
-def already_stored(session: Session, group_id: int, hashes: list[str]) -> tuple[set[str], set[str]]:
-    """Which of the content ``hashes`` (:func:`services.games.content_hash`) the group's games
-    already have: ``(listed, removed)``, the hashes of games in the lists, and of removed games
-    that can still be restored (:data:`services.games.RESTORE_DAYS`). A game removed before
-    that is no longer here for anyone: its record is loaded again. One indexed query per 500
-    hashes, whatever the number of games (first the hashes left empty by entries since the
-    last import are filled: :func:`services.games.fill_hashes`)."""
+def already_stored(session: Session, group_id: int, hashes: list[str]) -> tuple[dict, dict]:
+    """When the group's games with the content ``hashes`` (:func:`services.games.content_hash`)
+    were played: ``(listed, removed)``, each ``{hash: [played_at (see :func:`same_moment`), ...]}``,
+    of games in the lists, and of removed games that can still be restored
+    (:data:`services.games.RESTORE_DAYS`). A game removed before that is no longer here for
+    anyone: its record is loaded again. One indexed query per 500 hashes, whatever the number
+    of games (first the hashes left empty by entries since the last import are filled:
+    :func:`services.games.fill_hashes`)."""
     service.fill_hashes(session, group_id)
     since = utcnow() - timedelta(days=service.RESTORE_DAYS)
-    listed: set[str] = set()
-    removed: set[str] = set()
+    listed: dict[str, list] = {}
+    removed: dict[str, list] = {}
     unique = sorted(set(hashes))
     for start in range(0, len(unique), 500):
-        for found, kept, restorable in session.execute(
-                select(Game.content_hash, Game.removed_at.is_(None), Game.removed_at >= since).where(
+        for found, played, kept, restorable in session.execute(
+                select(Game.content_hash, Game.played_at, Game.removed_at.is_(None), Game.removed_at >= since).where(
                     Game.group_id == group_id, Game.content_hash.in_(unique[start:start + 500]))):
             if kept:
-                listed.add(found)
+                listed.setdefault(found, []).append(same_moment(played))
             elif restorable:
-                removed.add(found)
-    return listed, removed - listed
+                removed.setdefault(found, []).append(same_moment(played))
+    return listed, removed
+
+
+def same_moment(moment: datetime | None) -> datetime | None:
+    """``moment`` as two records of one game carry it (aware UTC, whole seconds; naive is taken
+    as UTC), or None."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).replace(microsecond=0)
+
+
+class _Here:
+    """The games of one content a group has (in the lists, or removed and restorable), and
+    which of a load's records are among them.
+
+    A record is one of them when it says no time, or the time of one of them, or, saying
+    another time, while one of them has a time no record of the load says (it was loaded from
+    a record without a time, which got the time of its load); else it is another game with the
+    same rolls (a short game and its rematch, played alike), to load. ``said``: the times the
+    load's records of this content say."""
+
+    def __init__(self, times: list, said: set):
+        self.times = set(times)
+        self.unclaimed = sum(1 for t in times if t not in said)
+
+    def has(self, played: datetime | None) -> bool:
+        if not self.times:
+            return False
+        if played is None or played in self.times:
+            return True
+        if self.unclaimed:
+            self.unclaimed -= 1
+            return True
+        return False
 
 
 def lock_group(session: Session, group_id: int) -> None:
@@ -1107,7 +1143,8 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     first problem raises :class:`ImportProblem` and nothing is stored. Each game
     keeps its ``played_at`` and ``history`` and is linked to player profiles.
     A record the group already has (same game, seats, options and log: the same
-    content hash), or one given twice, is not stored again: ``(its file's name, its label, its
+    content hash; and if the record says when it was played, as an export's do, played then:
+    a rematch with the same rolls is another game), or one given twice, is not stored again: ``(its file's name, its label, its
     :class:`~scorekeeper.services.games.NewGame`)`` is appended to ``skipped``, or ``(its label, its
     NewGame)`` to ``removed`` when it is a removed game that can still be restored. ``sizes`` gets how many
     records each file held, by its name.
@@ -1130,18 +1167,27 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     checked = [check_incoming(label, record) for label, record in found]
     lock_group(session, group_id)
     try:
-        seen, restorable = already_stored(session, group_id, [inc.content_hash for inc in checked])
+        listed, restorable = already_stored(session, group_id, [inc.content_hash for inc in checked])
+        said: dict[str, set] = {}
+        for inc in checked:
+            said.setdefault(inc.content_hash, set()).add(same_moment(inc.played_at))
+        here = {h: _Here(times, said[h]) for h, times in listed.items()}
+        gone = {h: _Here(times, said[h]) for h, times in restorable.items()}
+        loading: dict[str, set] = {}  # this load's new games: content -> times
         fresh = []
         for inc, file in zip(checked, file_of):
-            if inc.content_hash in restorable:
+            played, content = same_moment(inc.played_at), inc.content_hash
+            earlier = loading.get(content, set())
+            if (content in here and here[content].has(played)) or (
+                    earlier and (played is None or None in earlier or played in earlier)):
+                if skipped is not None:  # already here, or given twice
+                    skipped.append((file, inc.source, inc.new_game))
+                continue
+            if content in gone and gone[content].has(played):
                 if removed is not None:
                     removed.append((inc.source, inc.new_game))
                 continue
-            if inc.content_hash in seen:
-                if skipped is not None:
-                    skipped.append((file, inc.source, inc.new_game))
-                continue
-            seen.add(inc.content_hash)
+            loading.setdefault(content, set()).add(played)
             fresh.append(inc)
         ids = service.insert_games(session, group_id, [inc.new_game for inc in fresh])
         export_rows.insert_many(session, [(gid, inc.new_game.name, inc.new_game.players, inc.new_game.options,

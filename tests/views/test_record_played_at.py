@@ -38,3 +38,58 @@ def test_single_record_keeps_played_at(client, auth, app):
     r = client.post("/import", data={"records": (io.BytesIO(zipped), "games.zip")},
                     content_type="multipart/form-data", follow_redirects=True)
     assert "Already here" in r.data.decode()
+
+
+def test_two_games_with_the_same_rolls_played_at_different_times_are_both_restored(client, auth, app):
+    """An export's records say when each game was played. Two games of the same players, options
+    and rolls (a short game and its rematch, played alike) are two games: restored into an empty
+    group, both come back (a review: the second was skipped as "Already here", though the group had
+    no game). The same zip loaded again adds nothing, and a record that says no time is still one
+    of the games of its content."""
+    from datetime import datetime, timezone
+
+    from sqlmodel import Session
+
+    from scorekeeper.models import Game
+
+    auth.register()
+    games = [new_game(client), new_game(client)]
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        for day, game in enumerate(games, start=1):
+            g = s.get(Game, game)
+            g.played_at = datetime(2026, 11, day, 20, 15, tzinfo=timezone.utc)
+            s.add(g)
+        s.commit()
+    first, second = (client.get(f"/games/{g}/record.json").json for g in games)
+    assert {k: v for k, v in first.items() if k != "played_at"} == {k: v for k, v in second.items() if k != "played_at"}
+    zipped = client.get("/export?format=zip").data
+    auth.logout()
+    auth.register("bob")
+
+    def load(data: bytes, name: str) -> str:
+        r = client.post("/import", data={"records": (io.BytesIO(data), name)},
+                        content_type="multipart/form-data", follow_redirects=True)
+        assert r.status_code == 200
+        return r.data.decode()
+
+    def played_times(account: str = "bob") -> list[str]:
+        from sqlmodel import select
+
+        from scorekeeper.models import Membership, User
+        with Session(app.extensions["scorekeeper.engine"]) as s:
+            its = select(Membership.group_id).join(User, User.id == Membership.user_id).where(User.username == account)
+            return sorted(g.played_at.strftime("%Y-%m-%d") for g in s.exec(select(Game).where(Game.group_id.in_(its))))
+
+    assert "Already here" not in load(zipped, "games.zip")
+    assert played_times() == ["2026-11-01", "2026-11-02"]
+    assert "Already here" in load(zipped, "games.zip")  # loaded again: nothing new
+    timeless = {k: v for k, v in first.items() if k != "played_at"}
+    assert "Already here" in load(json.dumps(timeless).encode(), "game.json")
+    assert played_times() == ["2026-11-01", "2026-11-02"]
+    # A group that has the first game gets the second from the zip, and only that one.
+    auth.logout()
+    auth.register("cat")
+    load(json.dumps(first).encode(), "first.json")
+    said = load(zipped, "games.zip")
+    assert "Already here, not loaded again: games.zip" in said and "1 game loaded" in said
+    assert played_times("cat") == ["2026-11-01", "2026-11-02"]
