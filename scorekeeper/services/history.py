@@ -1046,7 +1046,8 @@ def already_stored(session: Session, group_id: int, hashes: list[str]) -> tuple[
     unique = sorted(set(hashes))
     for start in range(0, len(unique), 500):
         for found, played, kept, restorable in session.execute(
-                select(Game.content_hash, Game.played_at, Game.removed_at.is_(None), Game.removed_at >= since).where(
+                select(Game.content_hash, Game.played_at, Game.removed_at.is_(None),
+                       Game.removed_at >= since).where(
                     Game.group_id == group_id, Game.content_hash.in_(unique[start:start + 500]))):
             if kept:
                 listed.setdefault(found, []).append(same_moment(played))
@@ -1144,7 +1145,8 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     keeps its ``played_at`` and ``history`` and is linked to player profiles.
     A record the group already has (same game, seats, options and log: the same
     content hash; and if the record says when it was played, as an export's do, played then:
-    a rematch with the same rolls is another game), or one given twice, is not stored again: ``(its file's name, its label, its
+    a rematch with the same rolls is another game), or one given twice, is not stored again:
+    ``(its file's name, its label, its
     :class:`~scorekeeper.services.games.NewGame`)`` is appended to ``skipped``, or ``(its label, its
     NewGame)`` to ``removed`` when it is a removed game that can still be restored. ``sizes`` gets how many
     records each file held, by its name.

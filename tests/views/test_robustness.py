@@ -77,7 +77,8 @@ def test_stale_correction_is_refused_and_changes_nothing(client, auth):
     page = client.get(r.headers["Location"]).data.decode()
     assert 'id="panel"' in page and 'class="msg warning"' in page
     assert ("Entry 2 is no longer in the game (undone on another phone, or an older page); nothing was "
-            "corrected. Here is the game as it stands now. Last change, by you: Ann: 6-3 in 2 was undone.") in page
+            "corrected. Here is the game as it stands now. Last change, by you: Ann: 6-3 in 2 was "
+            "undone.") in page
     assert client.get(f"/games/{game}/record.json").json["entries"] == before["entries"][:1]
 
 
