@@ -166,10 +166,30 @@ def _number(value):
     return value
 
 
+#: Where a catalog keeps the markup of its texts that fill in nothing (see :func:`_template_gettext`).
+_MARKUP = "_scorekeeper_markup"
+
+
 @pass_eval_context
 def _template_gettext(eval_ctx, string: str, **variables) -> str:
-    """``_()`` in a template: Jinja's newstyle ``gettext`` (docs/speed.md §Entry path)."""
-    found = catalog().ugettext(string)
+    """``_()`` in a template: Jinja's newstyle ``gettext`` (docs/speed.md §Entry path).
+
+    A text with nothing to fill in, in an autoescaped template, is made into markup once per
+    catalog and then kept on it: a panel shows some twenty ("Round", "Pot", …) on every entry
+    and every changed poll. The catalog is Flask-Babel's, one per language, kept across
+    requests; the texts kept are the templates' own, so they are bounded."""
+    cat = catalog()
+    if not variables and eval_ctx.autoescape:
+        kept = cat.__dict__.get(_MARKUP)
+        if kept is None:
+            kept = cat.__dict__[_MARKUP] = {}
+        markup = kept.get(string)
+        if markup is None:
+            found = cat.ugettext(string)
+            # nothing to fill: as %-formatting would leave it ("%%" in a text says "%")
+            markup = kept[string] = Markup(found) if "%" not in found else Markup(found) % {}
+        return markup
+    found = cat.ugettext(string)
     if not variables and "%" not in found:  # nothing to fill: as %-formatting would leave it
         return Markup(found) if eval_ctx.autoescape else found
     return (Markup(found) if eval_ctx.autoescape else found) % variables
