@@ -292,8 +292,8 @@ def init_app(app) -> None:
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
                                  die_faces=die_faces, hand=hand, rolled_off=rolled_off, fragment=fragment, game_url=game_url,
-                                 pick=pick, send=send, entry_form=entry_form, recent_items=recent_items, asked_mode=asked_mode, mia_mode=mia_mode,
-                                 quick_owner=quick_owner,
+                                 pick=pick, send=send, entry_form=entry_form, asked_mode=asked_mode, mia_mode=mia_mode,
+                                 quick_owner=quick_owner, recent_items=recent_items,
                                  current_mark=current_mark, current_group=current_group, once_field=once.field,
                                  field_errors=field_errors)
     app.jinja_env.globals.update(game_title=game_title, players_text=players_text, mia_value=mia_value,

@@ -1146,9 +1146,9 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
     A record the group already has (same game, seats, options and log: the same
     content hash; and if the record says when it was played, as an export's do, played then:
     a rematch with the same rolls is another game), or one given twice, is not stored again:
-    ``(its file's name, its label, its
-    :class:`~scorekeeper.services.games.NewGame`)`` is appended to ``skipped``, or ``(its label, its
-    NewGame)`` to ``removed`` when it is a removed game that can still be restored. ``sizes`` gets how many
+    ``(its file's name, its label, its :class:`~scorekeeper.services.games.NewGame`)`` is
+    appended to ``skipped``, or ``(its label, its NewGame)`` to ``removed`` when it is a removed
+    game that can still be restored. ``sizes`` gets how many
     records each file held, by its name.
     Loads for one group are stored one at a time (:func:`lock_group`), so
     simultaneous uploads of one record make one game. Cost: one replay per record, one
