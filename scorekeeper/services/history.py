@@ -1074,7 +1074,8 @@ class _Here:
     another time, while one of them has a time no record of the load says (it was loaded from
     a record without a time, which got the time of its load); else it is another game with the
     same rolls (a short game and its rematch, played alike), to load. ``said``: the times the
-    load's records of this content say."""
+    load's records of this content say. The load's own new games are added (:meth:`add`), a
+    record without a time (None) as any of its content."""
 
     def __init__(self, times: list, said: set):
         self.times = set(times)
@@ -1083,12 +1084,15 @@ class _Here:
     def has(self, played: datetime | None) -> bool:
         if not self.times:
             return False
-        if played is None or played in self.times:
+        if played is None or None in self.times or played in self.times:
             return True
         if self.unclaimed:
             self.unclaimed -= 1
             return True
         return False
+
+    def add(self, played: datetime | None) -> None:
+        self.times.add(played)
 
 
 def lock_group(session: Session, group_id: int) -> None:
@@ -1173,23 +1177,20 @@ def import_files(session: Session, group_id: int, files: list[tuple[str, bytes]]
         said: dict[str, set] = {}
         for inc in checked:
             said.setdefault(inc.content_hash, set()).add(same_moment(inc.played_at))
-        here = {h: _Here(times, said[h]) for h, times in listed.items()}
-        gone = {h: _Here(times, said[h]) for h, times in restorable.items()}
-        loading: dict[str, set] = {}  # this load's new games: content -> times
+        here = {h: _Here(listed.get(h, []), times) for h, times in said.items()}
+        gone = {h: _Here(restorable.get(h, []), times) for h, times in said.items()}
         fresh = []
         for inc, file in zip(checked, file_of):
             played, content = same_moment(inc.played_at), inc.content_hash
-            earlier = loading.get(content, set())
-            if (content in here and here[content].has(played)) or (
-                    earlier and (played is None or None in earlier or played in earlier)):
+            if here[content].has(played):
                 if skipped is not None:  # already here, or given twice
                     skipped.append((file, inc.source, inc.new_game))
                 continue
-            if content in gone and gone[content].has(played):
+            if gone[content].has(played):
                 if removed is not None:
                     removed.append((inc.source, inc.new_game))
                 continue
-            loading.setdefault(content, set()).add(played)
+            here[content].add(played)  # a second copy in this load is "given twice"
             fresh.append(inc)
         ids = service.insert_games(session, group_id, [inc.new_game for inc in fresh])
         export_rows.insert_many(session, [(gid, inc.new_game.name, inc.new_game.players, inc.new_game.options,
