@@ -235,3 +235,16 @@ def test_score_bigint_migration_keeps_the_figures_and_holds_scores_past_32_bits(
     with engine.connect() as conn:
         assert conn.execute(query).all() == before
     engine.dispose()
+
+
+def test_the_app_started_on_a_new_file_makes_its_tables_and_takes_an_account(tmp_path):
+    """The app migrates its database as it starts (the README's first command, on a new
+    instance folder). The other tests start on a copy of a file migrated once (conftest.py)."""
+    path = tmp_path / "new.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "test-secret",
+                      "WTF_CSRF_ENABLED": False})
+    client = app.test_client()
+    r = client.post("/register", data={"username": "ann", "password": "correct horse", "confirm": "correct horse"})
+    assert r.status_code == 303
+    assert client.get("/").status_code == 200
+    app.extensions["scorekeeper.engine"].dispose()
