@@ -379,16 +379,31 @@ def refused(response) -> bool:
     after it counts this one if ``refused(response)``."""
     return response.status_code >= 400
 
-_dummy_hash: list[str] = []
+#: A hash of no one's password per hashing method, checked when a name is unknown.
+_dummy_hash: dict[str, str] = {}
+#: werkzeug's own default: scrypt with n = 2**15, r = 8, p = 1 (some 0.1 s a hash here).
+PASSWORD_HASH_METHOD = "scrypt"
+
+
+def _hash_method() -> str:
+    return current_app.config.get("PASSWORD_HASH_METHOD", PASSWORD_HASH_METHOD)
+
+
+def hash_password(password: str) -> str:
+    """``password`` hashed by werkzeug's ``generate_password_hash`` with the app's
+    ``PASSWORD_HASH_METHOD`` (default :data:`PASSWORD_HASH_METHOD`; the tests set a cheaper
+    scrypt, tests/conftest.py). A stored hash names its method, so any is checked later."""
+    return generate_password_hash(password, method=_hash_method())
 
 
 def check_password(user: User | None, password: str) -> bool:
     """True if ``password`` is ``user``'s. An unknown name (``user`` None) costs the same time:
     a hash made by the same method is checked and the answer is False."""
     if user is None:
-        if not _dummy_hash:
-            _dummy_hash.append(generate_password_hash("not a password of anyone"))
-        check_password_hash(_dummy_hash[0], password)
+        method = _hash_method()
+        if method not in _dummy_hash:
+            _dummy_hash[method] = hash_password("not a password of anyone")
+        check_password_hash(_dummy_hash[method], password)
         return False
     return check_password_hash(user.password_hash, password)
 
@@ -417,7 +432,7 @@ def register():
                     raise NameTaken(name)
 
             def make() -> int:
-                user = User(username=name, password_hash=generate_password_hash(form.password.data))
+                user = User(username=name, password_hash=hash_password(form.password.data))
                 session.add(user)
                 session.flush()
                 groups.create_group(session, user, name, _browser_timezone(request.form.get("timezone")))
@@ -545,7 +560,7 @@ def change_password():
         session = get_session()
         user = session.get(User, current_user.id)
         if check_password(user, form.current.data):
-            user.password_hash = generate_password_hash(form.password.data)
+            user.password_hash = hash_password(form.password.data)
             _revoke_sessions(user)
             session.commit()
             remember = request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token"))

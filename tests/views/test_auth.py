@@ -37,7 +37,36 @@ def test_password_is_hashed(app, client, auth):
     with Session(app.extensions["scorekeeper.engine"]) as s:
         user = s.exec(select(User)).one()
     assert "correct horse" not in user.password_hash
-    assert user.password_hash.startswith(("scrypt:", "pbkdf2:"))
+    assert user.password_hash.startswith("scrypt:1024:8:1$")  # the tests' setting (conftest.py)
+
+
+def test_an_app_without_the_setting_hashes_as_werkzeug_does_by_default(make_app):
+    """The tests hash cheaply (conftest.py); an app not told otherwise hashes with werkzeug's own
+    default, scrypt with n = 2**15, and still logs in an account whose hash is of another method,
+    and refuses a wrong password and an unknown name."""
+    from sqlmodel import Session, select
+
+    from scorekeeper.models import User
+
+    app = make_app()
+    del app.config["PASSWORD_HASH_METHOD"]
+    client = app.test_client()
+    assert client.post("/register", data={"username": "ann", "password": "correct horse",
+                                          "confirm": "correct horse"}).status_code == 303
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert s.exec(select(User)).one().password_hash.startswith("scrypt:32768:8:1$")
+    client.post("/logout")
+    cheap = make_app()  # the same database, hashed cheaply
+    other = cheap.test_client()
+    other.post("/register", data={"username": "ben", "password": "correct horse", "confirm": "correct horse"})
+    other.post("/logout")
+    assert client.post("/login", data={"username": "ben", "password": "correct horse"}).status_code == 303
+    client.post("/logout")
+    for name, password in (("ben", "wrong horse"), ("cat", "correct horse")):
+        r = client.post("/login", data={"username": name, "password": password})
+        assert r.status_code == 400 and "Wrong name or password" in r.text
+    app.extensions["scorekeeper.engine"].dispose()
+    cheap.extensions["scorekeeper.engine"].dispose()
 
 
 def test_another_account_gets_404(client, auth):
