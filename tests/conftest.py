@@ -13,12 +13,47 @@ import re
 import shutil
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper import create_app
 
-PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+def _worker_database(url: str | None) -> str | None:
+    """``url`` for this test process: under pytest-xdist (``tests/run.sh`` runs two workers) each
+    worker gets a database of its own on that server, named after the worker (``scorekeeper_gw0``),
+    which :func:`_worker_database_made` makes; the tables of one are emptied after each of its
+    tests, which would empty them under the other's feet."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    base = make_url(url)
+    return base.set(database=f"{base.database}_{worker}").render_as_string(hide_password=False)
+
+
+PG_URL = _worker_database(os.environ.get("TEST_DATABASE_URL"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _worker_database_made():
+    """The worker's own PostgreSQL database (:func:`_worker_database`), made anew for the run and
+    dropped after it. Nothing to do on SQLite, or without workers."""
+    given = os.environ.get("TEST_DATABASE_URL")
+    if not PG_URL or PG_URL == given:
+        yield
+        return
+    name = make_url(PG_URL).database
+    admin = create_engine(given, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 TABLES = ('export_round, export_state, rate_limit, game_figures, game_snapshot, once_token, invite, membership, game_player, player, entry, '

@@ -27,8 +27,14 @@ fi
 echo "== installing Python packages"
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]' 2>&1 | grep -v 'is ignored' || true
 
+# Two pytest-xdist workers, each given whole files (--dist loadfile): the browser tests mostly
+# wait (on the page's tap guards, its live poll), so two at once take some half the time, and a
+# file's tests stay in their order on one worker. On PostgreSQL each worker has a database of its
+# own (tests/conftest.py). `bash tests/run.sh -n 0` runs them one at a time.
+workers=(-n 2 --dist loadfile)
+
 echo "== tests on SQLite"
-.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+.venv/bin/python -m pytest -q -p no:cacheprovider "${workers[@]}" "$@"
 
 echo "== tests on PostgreSQL"
 PG="$(pg_bin)"
@@ -62,4 +68,4 @@ for f in tests/browser/test_*.py; do
 done
 TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0" \
 TEST_DATABASE_URL="postgresql+psycopg://scorekeeper:scorekeeper@127.0.0.1:$port/scorekeeper" \
-  .venv/bin/python -m pytest -q -p no:cacheprovider --ignore=tests/rules "${skip[@]}" "$@"
+  .venv/bin/python -m pytest -q -p no:cacheprovider "${workers[@]}" --ignore=tests/rules "${skip[@]}" "$@"
