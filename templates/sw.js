@@ -57,12 +57,22 @@ self.addEventListener("fetch", (event) => {
 
 // The offline page speaks the pages' language: a page that comes in another language than the
 // kept offline page (the language was switched since it was kept, at install) has it fetched
-// again, in the language the server now answers in. One request per switch, none otherwise.
+// again, in the language the server now answers in. One request per switch, none otherwise: a
+// second page in that language, come while the first one's request is still on its way (the kept
+// copy still in the old language), waits for that request instead of sending its own.
 const langOf = (html) => (/<html[^>]*\slang="([^"]*)"/i.exec(html.slice(0, 500)) || [])[1];
+let offlineFetch = null;  // the request on its way: {lang, done}
 function offlineIn(res) {
   return Promise.all([res.text(), caches.open(STATIC)])
     .then(([html, c]) => c.match(OFFLINE).then((hit) => (hit ? hit.text() : ""))
-      .then((kept) => { if (langOf(html) && langOf(html) !== langOf(kept)) return c.add(OFFLINE); }))
+      .then((kept) => {
+        const lang = langOf(html);
+        if (!lang || lang === langOf(kept)) return null;
+        if (offlineFetch && offlineFetch.lang === lang) return offlineFetch.done;
+        const done = c.add(OFFLINE).finally(() => { if (offlineFetch && offlineFetch.done === done) offlineFetch = null; });
+        offlineFetch = {lang, done};
+        return done;
+      }))
     .catch(() => null);
 }
 

@@ -93,6 +93,47 @@ def test_the_offline_page_speaks_the_language_switched_to(page: Page, make_app):
         offline_page_in_german(page, base, fetched)
 
 
+def test_two_pages_in_the_new_language_fetch_the_offline_page_once(page: Page, make_app):
+    """The offline page in the new language is slow to come (1.5 s here): a second page in that
+    language, come meanwhile, waits for that request instead of sending a second one (before, each
+    page that found the kept copy still in the old language sent its own)."""
+    from flask import request
+
+    app = make_app(WTF_CSRF_ENABLED=True)
+    fetched = []
+
+    @app.before_request
+    def count_and_slow_the_offline_page():
+        if request.path == "/offline":
+            fetched.append(1)
+            if len(fetched) > 1:  # not the one fetched at install
+                time.sleep(1.5)
+
+    with serving(app) as base:
+        register(page, base, "langsam")
+        wait_for_control(page)
+        page.goto(base + "/settings")
+        page.locator(".language-switch button[value=de]").click()  # then the settings page in German
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        page.goto(base + "/history")  # a second page in German, while the offline page is on its way
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        wait_for_german_offline_page(page)
+        page.wait_for_timeout(2_000)  # a second request, held by the browser until the first is done
+        assert len(fetched) == 2  # at install, then once in German
+
+
+def wait_for_german_offline_page(page: Page) -> None:
+    """Until the offline page kept on the phone is the German one (its <html lang>: the English
+    one names German too, on its language switch)."""
+    page.wait_for_function("""async () => {
+        for (const key of await caches.keys()) {
+            const hit = await (await caches.open(key)).match('/offline');
+            if (hit && /<html[^>]*\\slang="de"/.test(await hit.text())) return true;
+        }
+        return false;
+    }""", timeout=15_000)
+
+
 def offline_page_in_german(page: Page, base: str, fetched: list) -> None:
     register(page, base, "sprache")
     wait_for_control(page)
@@ -101,13 +142,7 @@ def offline_page_in_german(page: Page, base: str, fetched: list) -> None:
     page.wait_for_load_state()
     page.goto(base + "/history")  # a page in German, from the network, under the service worker
     expect(page.locator("html")).to_have_attribute("lang", "de")
-    page.wait_for_function("""async () => {
-        for (const key of await caches.keys()) {
-            const hit = await (await caches.open(key)).match('/offline');
-            if (hit && (await hit.text()).includes('lang="de"')) return true;
-        }
-        return false;
-    }""")
+    wait_for_german_offline_page(page)
     assert len(fetched) == 2  # at install, then once in German
     for path in ("/", "/players", "/history"):
         page.goto(base + path)
