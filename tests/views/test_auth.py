@@ -19,6 +19,23 @@ def test_register_login_logout(client, auth):
     assert client.get("/").status_code == 200
 
 
+def test_the_login_page_says_who_this_phone_is_logged_in_as(client, auth):
+    """Opened while logged in (a second player at the table, on someone's phone), the login page
+    says as whom, and that logging in there switches accounts; it does."""
+    assert "logged in as" not in client.get("/login").data.decode()  # logged out: only the form
+    auth.register(username="ann")
+    auth.logout()
+    auth.register(username="ben")
+    auth.logout()
+    auth.login(username="ann")
+    page = client.get("/login").data.decode()
+    assert "This phone is logged in as ann already. Logging in here switches it to another account." in page
+    assert auth.login(username="ben").status_code == 303
+    assert "This phone is logged in as ben already." in client.get("/login").data.decode()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    assert "Dieses Handy ist schon als ben angemeldet." in client.get("/login").data.decode()
+
+
 def test_wrong_password_and_taken_name(client, auth):
     auth.register()
     auth.logout()
