@@ -3,7 +3,8 @@
 The database is a fresh SQLite file per test (a copy of one migrated once per run: the app
 still runs its migrations on start, which find it at the head), or, when ``TEST_DATABASE_URL``
 is set (``tests/run.sh`` does it), a real PostgreSQL server whose tables are emptied after
-each test. A new file migrated from nothing: tests/test_migrations.py.
+each test (a database of its own for each pytest-xdist worker). A new file migrated from
+nothing: tests/test_migrations.py.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper import create_app
-
 
 
 def _worker_database(url: str | None) -> str | None:
