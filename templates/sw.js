@@ -61,17 +61,14 @@ self.addEventListener("fetch", (event) => {
 // second page in that language, come while the first one's request is still on its way (the kept
 // copy still in the old language), waits for that request instead of sending its own.
 const langOf = (html) => (/<html[^>]*\slang="([^"]*)"/i.exec(html.slice(0, 500)) || [])[1];
-let offlineFetch = null;  // the request on its way: {lang, done}
+const offlineFetches = {};  // by language, the request on its way
 function offlineIn(res) {
   return Promise.all([res.text(), caches.open(STATIC)])
     .then(([html, c]) => c.match(OFFLINE).then((hit) => (hit ? hit.text() : ""))
       .then((kept) => {
         const lang = langOf(html);
         if (!lang || lang === langOf(kept)) return null;
-        if (offlineFetch && offlineFetch.lang === lang) return offlineFetch.done;
-        const done = c.add(OFFLINE).finally(() => { if (offlineFetch && offlineFetch.done === done) offlineFetch = null; });
-        offlineFetch = {lang, done};
-        return done;
+        return offlineFetches[lang] ||= c.add(OFFLINE).finally(() => { delete offlineFetches[lang]; });
       }))
     .catch(() => null);
 }
