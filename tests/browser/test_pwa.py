@@ -110,13 +110,7 @@ def test_two_pages_in_the_new_language_fetch_the_offline_page_once(page: Page, m
                 time.sleep(1.5)
 
     with serving(app) as base:
-        register(page, base, "langsam")
-        wait_for_control(page)
-        page.goto(base + "/settings")
-        page.locator(".language-switch button[value=de]").click()  # then the settings page in German
-        expect(page.locator("html")).to_have_attribute("lang", "de")
-        page.goto(base + "/history")  # a second page in German, while the offline page is on its way
-        expect(page.locator("html")).to_have_attribute("lang", "de")
+        switch_to_german(page, base, "langsam")  # the settings page, then the history page, in German
         wait_for_german_offline_page(page)
         page.wait_for_timeout(2_000)  # a second request, held by the browser until the first is done
         assert len(fetched) == 2  # at install, then once in German
@@ -134,14 +128,20 @@ def wait_for_german_offline_page(page: Page) -> None:
     }""", timeout=15_000)
 
 
-def offline_page_in_german(page: Page, base: str, fetched: list) -> None:
-    register(page, base, "sprache")
+def switch_to_german(page: Page, base: str, name: str) -> None:
+    """A new account ``name`` switches to German on the settings page (which comes back in German),
+    then opens its history: two pages in German, from the network, under the service worker."""
+    register(page, base, name)
     wait_for_control(page)
     page.goto(base + "/settings")
     page.locator(".language-switch button[value=de]").click()
-    page.wait_for_load_state()
-    page.goto(base + "/history")  # a page in German, from the network, under the service worker
     expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.goto(base + "/history")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+
+
+def offline_page_in_german(page: Page, base: str, fetched: list) -> None:
+    switch_to_german(page, base, "sprache")
     wait_for_german_offline_page(page)
     assert len(fetched) == 2  # at install, then once in German
     for path in ("/", "/players", "/history"):
