@@ -170,7 +170,7 @@ def get_engine() -> Engine:
 def get_session() -> Session:
     """The request's Session, opened on first use."""
     here = g._get_current_object()  # one look-up through the proxy: a request asks often
-    found = getattr(here, "db_session", None)
+    found = here.get("db_session")  # not getattr(): a missing name raises twice inside g
     if found is None:
         found = here.db_session = Session(get_engine(), expire_on_commit=False)
     return found

@@ -29,7 +29,8 @@ def init_app(app) -> None:
 
 def is_htmx() -> bool:
     """True when htmx made this request (and it is not a history restore)."""
-    return bool(htmx_request.htmx) and not htmx_request.htmx.history_restore_request
+    hx = htmx_request.htmx  # one look-up through the request's proxy
+    return bool(hx) and not hx.history_restore_request
 
 
 def client_redirect(url: str, status: int = 200) -> Response:

@@ -14,6 +14,7 @@ from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from jinja2 import pass_context, pass_eval_context
 from jinja2.runtime import Context
+from jinja2.utils import missing
 from markupsafe import Markup, escape
 
 from .htmx import is_htmx, retarget_headers
@@ -140,15 +141,16 @@ def refuse_bad_input():
     - no address either (``/join/%00``: a token, a live link): 404, as no page has it.
     Returns a refusal response, or None to go on.
     """
-    if "\x00" in request.path:
+    req = request._get_current_object()  # one look-up through the proxy, not one per question
+    if "\x00" in req.path:
         return message_response(_("There is no such page: the address holds a NUL character, which no "
                                   "address here holds. Nothing was saved."), 404, _("Not found"))
-    if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.is_json:
+    if req.method in ("POST", "PUT", "PATCH", "DELETE") and req.is_json:
         return message_response(_("This address takes a form (as the page sends it), not JSON; "
                                   "nothing was saved."), 415, _("Not a form"))
-    sources = [request.args]
-    if request.method in ("POST", "PUT", "PATCH", "DELETE"):
-        sources += [request.form]
+    sources = [req.args]
+    if req.method in ("POST", "PUT", "PATCH", "DELETE"):
+        sources += [req.form]
     for source in sources:
         for key, values in source.lists():
             if "\x00" in key or any("\x00" in v for v in values):
@@ -160,7 +162,7 @@ def refuse_bad_input():
                 return message_response(
                     _("No form here has a field named %(field)s; reload the page and send it again. "
                       "Nothing was saved.", field=repr(key[:40])), 400, _("Not saved"))
-    for upload in request.files.values() if request.method == "POST" else ():
+    for upload in req.files.values() if req.method == "POST" else ():
         if upload.filename and "\x00" in upload.filename:
             return message_response(_("A file name holds a NUL character; rename the file. "
                                       "Nothing was saved."), 400, _("Not saved"))
@@ -385,10 +387,21 @@ def of_player(items, player: str):
     """The first of ``items`` (turns, rolls: objects with a ``player``) that is ``player``'s, or
     None: the templates' ``turns|of_player(p)``, for ``selectattr("player", "equalto", p)|first``,
     which costs a panel several times more (docs/speed.md §Entry path)."""
-    return next((item for item in items if item.player == player), None)
+    for item in items:  # a loop, not next() of a generator: no generator to make and close
+        if item.player == player:
+            return item
+    return None
 
 
 _CURRENT = Markup(' aria-current="true"')
+
+
+def page_var(context: Context, name: str):
+    """The page's variable ``name``, or None if the page sets none: ``context.get(name)``
+    without the KeyError Jinja raises and catches inside for a name not set (a panel sets no
+    ``prefill`` and no ``entry_url``)."""
+    value = context.resolve_or_missing(name)
+    return None if value is missing else value
 
 
 @pass_context
@@ -398,7 +411,7 @@ def current_mark(context, key: str, value, kind: str | None = None) -> Markup | 
     has that value (and, if given, is of type ``kind``), else "". A function, not a macro: a
     Mia panel asks for forty buttons, and a macro call costs several times more
     (docs/speed.md §Entry path)."""
-    prefill = context.get("prefill")
+    prefill = page_var(context, "prefill")
     if prefill and (kind is None or prefill.get("type") == kind) and prefill.get(key) == value:
         return _CURRENT
     return ""
@@ -521,7 +534,7 @@ def pick(context, name: str, legend: str, checked: int | None = None) -> Markup:
     (:func:`fragment`); a function, not a macro imported with the page's context, which cost
     each panel some 90 µs (docs/speed.md §Entry path)."""
     if checked is None:
-        prefill = context.get("prefill")
+        prefill = page_var(context, "prefill")
         if prefill:
             checked = prefill.get(name)
     return fragment(("pick", name, legend, checked), _dice_macro, "pick_faces", name, legend, checked)
@@ -532,7 +545,7 @@ def send(context, name: str, legend: str) -> Markup:
     """Six die faces as submit buttons for the form field ``name`` under ``legend``: one tap
     picks the face and sends the entry; on a correction page the corrected entry's own face is
     marked current. Built once per name, legend and marked face (:func:`fragment`)."""
-    prefill = context.get("prefill")
+    prefill = page_var(context, "prefill")
     chosen = prefill.get(name) if prefill else None
     return fragment(("send", name, legend, chosen), _dice_macro, "send_faces", name, legend, chosen)
 
@@ -546,8 +559,8 @@ def entry_form(context, game, kind: str, player: str | None = None, mode: str | 
     else the entry, with htmx, marked with the position of the entry it makes (the page's
     ``loaded``). ``mode``: Mia's entry mode to go back to, unless the request names one;
     ``keep``: what app.js keeps picks for (a showdown's reveals)."""
-    entry_url = context.get("entry_url")
-    loaded = context.get("loaded")
+    entry_url = page_var(context, "entry_url")
+    loaded = page_var(context, "loaded")
     to = None if entry_url else game_url("games.add_entry", game.id)
     seq = loaded.count + 1 if loaded is not None else None
     mode = asked_mode() or mode

@@ -125,8 +125,12 @@ class Round:
         """The first finished turn holding the worst hand so far (rule 5), or None."""
         if not self.turns:
             return None
-        worst = max(rank(t.hand) for t in self.turns)
-        return next(t for t in self.turns if rank(t.hand) == worst)
+        worst, worst_rank = None, -1
+        for t in self.turns:  # the first of the worst: a later turn takes it only if it ranks worse
+            r = rank(t.hand)
+            if r > worst_rank:
+                worst, worst_rank = t, r
+        return worst
 
     @property
     def tied_on(self) -> tuple[int, int] | None:
