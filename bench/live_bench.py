@@ -166,16 +166,39 @@ def table_pace(port: int, tables: list[dict], seconds: float) -> dict:
             "not_204": sum(1 for s in statuses if s != 204)}
 
 
+def process_cpu(pid: int) -> float | None:
+    """CPU seconds used so far by process ``pid`` (all its threads), to the nanosecond: its CPU-time
+    clock (``clock_getcpuclockid``, read with ``clock_gettime``), or None where that clock cannot be
+    had (not Linux, or the process is gone). The user and system times of ``/proc`` (psutil's
+    ``cpu_times``) count in ticks of 10 ms: a batch of 100 entries of 3 ms read that way is off
+    by up to a tenth."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        clock = ctypes.c_int()
+        if libc.clock_getcpuclockid(pid, ctypes.byref(clock)) != 0:
+            return None
+        return time.clock_gettime(clock.value)
+    except (AttributeError, OSError):
+        return None
+
+
 def server_cpu(proc: subprocess.Popen) -> float:
-    """CPU seconds used so far by a gunicorn master and its workers."""
+    """CPU seconds used so far by a gunicorn master and its workers (each by
+    :func:`process_cpu`, or psutil's tick-counted times where that has none)."""
     import psutil
 
     master = psutil.Process(proc.pid)
     total = 0.0
     for p in [master, *master.children(recursive=True)]:
         try:
-            t = p.cpu_times()
-            total += t.user + t.system
+            used = process_cpu(p.pid)
+            if used is None:
+                t = p.cpu_times()
+                used = t.user + t.system
+            total += used
         except psutil.NoSuchProcess:
             pass
     return total

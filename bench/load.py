@@ -234,42 +234,58 @@ def run_locust(server: Server, games: list[int], offset: int, pace: float, table
             "cpu": cpu * 1000 / max((last - first) if stored else count - errors, 1), "failures": failures}
 
 
-def curve(server: Server, cookie: str, games: dict[int, int], samples: int = 405) -> dict[int, tuple[float, float]]:
+def curve(server: Server, cookie: str, games: dict[int, int], samples: int = 400, passes: int = 5,
+          warm: int = 5) -> dict[int, tuple[float, float]]:
     """``{n: (server CPU ms, median wall ms)}`` of one entry on a game of n entries: ``samples``
-    entries sent one after the other on one keep-alive connection, the first 5 left out
-    (CPU time is what the server's processes used meanwhile: it holds on a shared machine,
-    where wall time does not). The kernel counts a process's CPU time in ticks of 10 ms, in
-    each of the three processes: 400 entries of some 4 ms make that at most 0.1 ms an entry
-    (100 entries made it 0.3 ms, and the curve's points jumped by as much)."""
+    entries per game, sent one after the other on one keep-alive connection per game, after
+    ``warm`` left out. The games take turns: ``passes`` rounds, each sending every game its
+    share in turn, so that the machine's speed, which drifts by a fifth within minutes on these
+    shared machines, weighs on every point alike (one game after the other made a drift look
+    like a cost that grows with the game's length). CPU time is what the server's processes
+    used meanwhile (:func:`live_bench.server_cpu`, to the nanosecond): it holds on a shared
+    machine, where wall time does not."""
     import http.client
 
-    out = {}
+    conns, headers, sent = {}, {}, {}
     for n, game in games.items():
-        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-        headers = {"Cookie": cookie, "User-Agent": AGENT}
-        conn.request("GET", f"/games/{game}", headers=headers)
+        conn = conns[n] = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        h = {"Cookie": cookie, "User-Agent": AGENT}
+        conn.request("GET", f"/games/{game}", headers=h)
         token = re.search(r'"X-CSRFToken": "([^"]+)"', conn.getresponse().read().decode()).group(1)
-        headers |= {"X-CSRFToken": token, "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"}
-        times = []
-        for k in range(samples):
+        headers[n] = h | {"X-CSRFToken": token, "HX-Request": "true",
+                          "Content-Type": "application/x-www-form-urlencoded"}
+        sent[n] = 0
+
+    def send(n: int, count: int, times: list | None) -> None:
+        for _ in range(count):
+            k = sent[n]
             player, hand = TURNS[n - 1 + k]
             data = urllib.parse.urlencode({"version": str(k), "type": "turn", "player": player,
                                            "hand.0": str(hand[0]), "hand.1": str(hand[1]), "rolls": "1"})
-            if k == 5:
-                before = server.cpu()
             t = time.perf_counter()
-            conn.request("POST", f"/games/{game}/entries", data, headers)
-            r = conn.getresponse()
+            conns[n].request("POST", f"/games/{games[n]}/entries", data, headers[n])
+            r = conns[n].getresponse()
             r.read()
             wall = (time.perf_counter() - t) * 1000
             if r.status != 200:
                 raise RuntimeError(f"an entry on the {n}-entry game got HTTP {r.status}")
-            if k >= 5:
+            sent[n] = k + 1
+            if times is not None:
                 times.append(wall)
-        cpu = (server.cpu() - before) * 1000
+
+    cpu = dict.fromkeys(games, 0.0)
+    times: dict[int, list] = {n: [] for n in games}
+    for n in games:
+        send(n, warm, None)
+    for p in range(passes):
+        for n in games:
+            share = samples // passes + (1 if p < samples % passes else 0)
+            before = server.cpu()
+            send(n, share, times[n])
+            cpu[n] += server.cpu() - before
+    for conn in conns.values():
         conn.close()
-        out[n] = (cpu / (samples - 5), statistics.median(times))
-    return out
+    return {n: (cpu[n] * 1000 / samples, statistics.median(times[n])) for n in games}
 
 
 def bench_backend(name: str, url: str, bare: dict, args) -> list[str]:
