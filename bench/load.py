@@ -15,8 +15,9 @@ its own game through the real htmx form:
 - table pace (open loop: each table one entry every 5 s, at a moment of the 5 s of its own,
   as independent tables send), on the same two kinds of game.
 
-It prints per backend and phase: entries/s and the ratio to the bare endpoint,
-p50/p95/p99 (ms), errors, server CPU per entry (ms: the server processes' CPU time over
+It prints per backend and phase: entries/s and the ratio to the bare endpoint (at full
+speed, the mean of its runs just before and just after the phase, as the machine's speed
+drifts), p50/p95/p99 (ms), errors, server CPU per entry (ms: the server processes' CPU time over
 the steady part of the phase, divided by the entries stored meanwhile, counted in the
 database); then the entry-cost curve:
 the median time of an entry on games of 10/100/500/1,000/2,000 entries.
@@ -288,8 +289,32 @@ def curve(server: Server, cookie: str, games: dict[int, int], samples: int = 400
     return {n: (cpu[n] * 1000 / samples, statistics.median(times[n])) for n in games}
 
 
-def bench_backend(name: str, url: str, bare: dict, args) -> list[str]:
-    """Run every phase on one backend; print its figures; return the targets it missed."""
+def run_bare(bare_server: Server, pace: float, args, show: bool = True) -> dict:
+    """One locust run on the bare endpoint (:func:`run_locust`'s figures), its line printed
+    (with ``show``; else by :func:`show_bare`)."""
+    r = run_locust(bare_server, list(range(1, args.tables + 1)), 0, pace, args.tables, args.seconds)
+    if show:
+        show_bare(r, pace)
+    return r
+
+
+def show_bare(r: dict, pace: float) -> None:
+    print(f"bare     {'full speed' if not pace else 'table pace'}:             {r['rps']:7.1f} "
+          f"entries/s  p50 {r['p50']:5.0f} p99 {r['p99']:5.0f} ms  CPU {r['cpu']:5.2f} ms/entry", flush=True)
+
+
+def between(a: dict, b: dict) -> dict:
+    """The bare endpoint's figures for a phase run between its runs ``a`` and ``b``: their means."""
+    return {key: (a[key] + b[key]) / 2 for key in ("rps", "cpu")}
+
+
+def bench_backend(name: str, url: str, bare_server: Server, bare: dict, args) -> list[str]:
+    """Run every phase on one backend; print its figures; return the targets it missed.
+
+    Each full-speed phase runs between two of the bare endpoint's (``bare[0.0]`` the one before
+    the first) and is compared with their mean: the speed of these shared machines drifts by a
+    fifth within minutes, and a bare run some minutes earlier made the ratio move with the drift.
+    The table-pace phases are compared with ``bare[5.0]``."""
     from scorekeeper.db import migrate
 
     migrate(url)
@@ -305,11 +330,18 @@ def bench_backend(name: str, url: str, bare: dict, args) -> list[str]:
                 if phase == "table pace":
                     games = store_games(url, args.tables) | {"curve": games["curve"]}
                 r = run_locust(server, games[kind], offset, pace, args.tables, args.seconds, cookie, stored)
-                ratio = r["rps"] / bare[pace]["rps"] if bare[pace]["rps"] else 0.0
-                times_bare = r["cpu"] / bare[pace]["cpu"] if bare[pace]["cpu"] else float("inf")
+                if pace:
+                    near = bare[pace]
+                else:  # the bare endpoint again, right after: this phase is compared with the two around it
+                    after = run_bare(bare_server, pace, args, show=False)  # printed after this phase's line
+                    near, bare[pace] = between(bare[pace], after), after
+                ratio = r["rps"] / near["rps"] if near["rps"] else 0.0
+                times_bare = r["cpu"] / near["cpu"] if near["cpu"] else float("inf")
                 print(f"{name:8s} {phase:10s} {kind:5s} games: {r['rps']:7.1f} entries/s ({ratio:4.2f} x bare) "
                       f"p50 {r['p50']:5.0f} p95 {r['p95']:5.0f} p99 {r['p99']:5.0f} ms  errors {r['errors']}  "
                       f"CPU {r['cpu']:5.1f} ms/entry ({times_bare:.1f} x bare's)", flush=True)
+                if not pace:
+                    show_bare(bare[pace], pace)
                 if r["errors"]:
                     missed.append(f"{name} {phase} {kind}: {r['errors']} errors ({'; '.join(r['failures'])})")
                 if phase == "full speed" and kind == "short" and ratio < TARGET_RATIO:
@@ -341,25 +373,21 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=50, help="simulated tables (default 50)")
     parser.add_argument("--backends", default="sqlite,postgres", help="sqlite, postgres or both")
     args = parser.parse_args()
-    bare_server = Server("bench.bare_app:app", {})
-    bare = {}
+    bare_server = Server("bench.bare_app:app", {})  # idle (no CPU) while the app runs
+    missed = []
     try:
-        for pace in (0.0, 5.0):
-            bare[pace] = run_locust(bare_server, list(range(1, args.tables + 1)), 0, pace, args.tables, args.seconds)
-            print(f"bare     {'full speed' if not pace else 'table pace'}:             {bare[pace]['rps']:7.1f} "
-                  f"entries/s  p50 {bare[pace]['p50']:5.0f} p99 {bare[pace]['p99']:5.0f} ms  "
-                  f"CPU {bare[pace]['cpu']:5.2f} ms/entry", flush=True)
+        bare = {5.0: run_bare(bare_server, 5.0, args)}
+        for name in args.backends.split(","):
+            bare[0.0] = run_bare(bare_server, 0.0, args)
+            if name == "sqlite":
+                tmp = tempfile.mkdtemp(prefix="load-")
+                missed += bench_backend("sqlite", f"sqlite:///{tmp}/load.sqlite3", bare_server, bare, args)
+                shutil.rmtree(tmp, ignore_errors=True)
+            elif name == "postgres":
+                with Postgres() as url:
+                    missed += bench_backend("postgres", url, bare_server, bare, args)
     finally:
         bare_server.stop()
-    missed = []
-    for name in args.backends.split(","):
-        if name == "sqlite":
-            tmp = tempfile.mkdtemp(prefix="load-")
-            missed += bench_backend("sqlite", f"sqlite:///{tmp}/load.sqlite3", bare, args)
-            shutil.rmtree(tmp, ignore_errors=True)
-        elif name == "postgres":
-            with Postgres() as url:
-                missed += bench_backend("postgres", url, bare, args)
     if missed:
         print("missed:\n  " + "\n  ".join(missed))
         return 1
