@@ -67,11 +67,11 @@ def catalog():
         here = g._get_current_object()  # the app context's g: one look-up through the proxy
     except RuntimeError:  # outside an app context (as Flask-Babel answers there)
         return NullTranslations()
-    ctx = getattr(here, "_flask_babel", None)
+    ctx = here.get("_flask_babel")
     found = getattr(ctx, "babel_translations", None)
     if found is None:
         found = get_translations()
-        ctx = getattr(here, "_flask_babel", None)
+        ctx = here.get("_flask_babel")
         if ctx is not None:
             ctx.babel_translations = found
     return found
