@@ -33,6 +33,10 @@ def is_mitchi(hand) -> bool:
     return sorted(hand) == [1, 2]
 
 
+#: The pot stops growing at 999,999,999 points (docs/rules.md §Mitchi 8): some thirty tie-breaks in
+#: a row reach it, which hypothesis found once (two players tied on 3-1 thirty times).
+POT_CAP = 999_999_999
+
 class Model:
     """docs/rules.md Mitchi, for legal entries only."""
 
@@ -87,7 +91,7 @@ class Model:
         elif kind == "tiebreak":
             self.tb_rolls.append((p, e["hand"]))
             if is_mitchi(e["hand"]):
-                self.pot += 2  # rule 8
+                self.pot = min(self.pot + 2, POT_CAP)  # rule 8
             if len(self.tb_rolls) == len(self.tb_order):
                 self.settle(self.tb_rolls, self.tb_order)
 
@@ -95,7 +99,7 @@ class Model:
         worst = max(badness(h) for _, h in hands)
         tied = [p for p, h in hands if badness(h) == worst]
         if len(tied) > 1:  # rules 8, 9
-            self.pot *= 2
+            self.pot = min(self.pot * 2, POT_CAP)
             self.tb_order = [p for p in reversed(played) if p in tied]
             self.tb_rolls = []
             return
@@ -171,7 +175,7 @@ def check_invariants(g: Mitchi, limit: int, previous: dict) -> dict:
     for i, r in enumerate(rounds):
         assert r["number"] == i + 1
         assert r["taker"] in g.players  # exactly one taker per finished round
-        assert r["pot"] == 1 or (r["pot"] >= 2 and r["pot"] % 2 == 0)
+        assert r["pot"] in (1, POT_CAP) or (r["pot"] >= 2 and r["pot"] % 2 == 0)  # the cap is odd
         assert r["roll_limit"] in (1, 2, 3)
         if i:
             assert r["starter"] == rounds[i - 1]["taker"]  # rule 10
