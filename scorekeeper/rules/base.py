@@ -489,7 +489,9 @@ class Opening:
 
 
 def not_a_player(player: Any, players) -> IllegalEntry:
-    """The refusal of an entry naming someone not at the table (to raise)."""
+    """The refusal of an entry naming someone not at the table, or no one (to raise)."""
+    if player is None:  # no player field at all: say so, not "null is not a player here"
+        return IllegalEntry(N_("the entry names no player; players: {players}"), players=join_names(players))
     return IllegalEntry(N_("{player} is not a player here; players: {players}"),
                         player=shown(player), players=join_names(players))
 

@@ -33,6 +33,8 @@ def parse_dice(value: Any, count: int, what: str = "hand") -> tuple[int, ...]:
                 return (a, b) if a >= b else (b, a)
         elif all(d.__class__ is int and 0 < d < 7 for d in value):
             return tuple(sorted(value, reverse=True))
+    if value is None:  # no dice given at all: say so, not "must be a list of 2 dice, not null"
+        raise IllegalEntry(N_("{what} is missing: give {count} dice, each 1 to 6"), what=what, count=count)
     if not isinstance(value, (list, tuple)):
         raise IllegalEntry(N_("{what} must be a list of {count} dice, not {value}"),
                            what=what, count=count, value=shown(value))

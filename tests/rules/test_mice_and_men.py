@@ -85,7 +85,7 @@ def test_score_of_any_order(dice, score):
 @pytest.mark.parametrize(
     "dice, message",
     [([1, 2], "3 dice"), ([1, 2, 3, 4], "3 dice"), ([0, 1, 2], "1 to 6"), ([7, 1, 2], "1 to 6"),
-     (["1", 2, 3], "whole number"), (651, "list"), (None, "list"), ([True, 2, 3], "whole number")],
+     (["1", 2, 3], "whole number"), (651, "list"), (None, "dice is missing"), ([True, 2, 3], "whole number")],
 )
 def test_score_of_refuses_bad_dice(dice, message):
     with pytest.raises(IllegalEntry, match=message):
@@ -384,7 +384,7 @@ def test_showdown_state_and_refusals():
         (V("Ann", [1, 1]), "3 dice"),
         (V("Ann", [1, 1, 0]), "1 to 6"),
         (V("Eve", [1, 1, 1]), "not a player"),
-        ({"type": "reveal", "player": "Ann"}, "list"),
+        ({"type": "reveal", "player": "Ann"}, "a reveal is missing: give 3 dice"),
         (J("Ann"), "bidding has ended"),
     ]:
         before = snapshot(g)

@@ -101,6 +101,22 @@ def test_bad_form_data(client, game):
     assert r.status_code == 422 and messages(r.data)[0].startswith("A hand must have 2 dice, not 3"), messages(r.data)
 
 
+def test_missing_player_or_dice_are_named_as_missing(client, game):
+    """A hand-made form without a player or without dice is told what is missing, not "null"
+    (found by a review: "null is not a player here"); nothing is stored."""
+    before = client.get(f"/games/{game}/record.json").json
+    r = client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "hand.0": "3", "hand.1": "1",
+                                                    "rolls": "1"}, headers=HX)
+    assert r.status_code == 422
+    assert messages(r.data)[0].startswith("The entry names no player; players: Ann"), messages(r.data)
+    r = client.post(f"/games/{game}/entries", data={"version": "0", "type": "turn", "player": "Ann", "rolls": "1"},
+                    headers=HX)
+    assert r.status_code == 422
+    assert messages(r.data)[0].startswith("A hand is missing: give 2 dice, each 1 to 6"), messages(r.data)
+    assert not any("null" in m for m in messages(r.data))
+    assert client.get(f"/games/{game}/record.json").json == before
+
+
 def test_double_tap_records_once(client, game):
     first = post_turn(client, game, 0, "Ann", (6, 3), 2)
     again = post_turn(client, game, 0, "Ann", (6, 3), 2)
