@@ -158,7 +158,7 @@ def test_serve_runs_gunicorn_with_its_settings_module(tmp_path, monkeypatch):
     def run(self):  # instead of serving: what the server was set up with
         seen.update({key: self.cfg.settings[key].get() for key in
                      ("bind", "workers", "threads", "keepalive", "control_socket_disable",
-                      "forwarded_allow_ips", "post_fork", "post_request")})
+                      "forwarded_allow_ips", "pre_fork", "post_fork", "post_request")})
 
     monkeypatch.setattr(BaseApplication, "run", run)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'serve.sqlite3'}")
@@ -166,7 +166,85 @@ def test_serve_runs_gunicorn_with_its_settings_module(tmp_path, monkeypatch):
     assert cli.serve("127.0.0.1", 5399, 3) == 0
     assert seen == {"bind": ["127.0.0.1:5399"], "workers": 3, "threads": 2, "keepalive": 65,
                     "control_socket_disable": True, "forwarded_allow_ips": [],
-                    "post_fork": gunicorn_conf.post_fork, "post_request": gunicorn_conf.post_request}
+                    "pre_fork": gunicorn_conf.pre_fork, "post_fork": gunicorn_conf.post_fork,
+                    "post_request": gunicorn_conf.post_request}
+
+
+@pytest.mark.parametrize("usable, taken, workers, cpu", [
+    ({0, 1}, [], 2, 0),  # the first worker of two on two cores
+    ({0, 1}, [0], 2, 1),  # the second: the other core
+    ({0, 1}, [1], 2, 0),  # the first died and is replaced: the core it left
+    ({0, 1}, [0, 1], 3, 0),  # three on two: the lowest of a tie
+    ({0, 1}, [0, 1, 0], 4, 1),
+    ({2, 5}, [5], 2, 2),  # the server may run on some CPUs only: those
+    ({0, 1}, [None], 2, 0),  # another worker not pinned (it was forked with pinning off)
+    ({0, 1, 2, 3}, [], 2, None),  # fewer workers than CPUs: the scheduler's
+    ({0}, [], 2, None),  # one CPU: nothing to choose
+])
+def test_cpu_for_worker(usable, taken, workers, cpu):
+    """Which CPU a new gunicorn worker is pinned to (docs/speed.md §Server)."""
+    assert gunicorn_conf.cpu_for_worker(usable, taken, workers) == cpu
+
+
+def _workers(master: int, count: int, but: frozenset = frozenset()) -> dict[int, set[int]]:
+    """``{pid: CPUs it may run on}`` of the ``count`` gunicorn workers of ``master`` (other than
+    ``but``), once there are that many."""
+    import os
+    import time
+
+    for _ in range(300):
+        found = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and int(entry) not in but:
+                try:
+                    stat = Path(f"/proc/{entry}/stat").read_text()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == master:  # its parent
+                    found[int(entry)] = os.sched_getaffinity(int(entry))
+        if len(found) == count and all(found.values()):
+            time.sleep(0.3)  # a worker pins itself as it starts: read again once settled
+            return {pid: os.sched_getaffinity(pid) for pid in found}
+        time.sleep(0.1)
+    raise AssertionError(f"gunicorn did not run {count} workers")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_getaffinity"), reason="no CPU affinity here")
+def test_gunicorn_runs_each_worker_on_a_cpu_of_its_own(tmp_path):
+    """With as many workers as CPUs, gunicorn_conf pins each worker to a CPU of its own, and a
+    worker that dies is replaced on the CPU it left; SCOREKEEPER_PIN_WORKERS=0 leaves them to
+    the scheduler (docs/speed.md §Server)."""
+    import os
+    import signal
+
+    from .test_instances import free_port
+
+    usable = os.sched_getaffinity(0)
+    if len(usable) < 2:
+        pytest.skip("one CPU: nothing to pin")
+    for pin in ("1", "0"):
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'pin.sqlite3'}", "SECRET_KEY": "pin-test",
+               "SCOREKEEPER_PIN_WORKERS": pin}
+        proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:scorekeeper.gunicorn_conf",
+                                 "-w", str(len(usable)), "-b", f"127.0.0.1:{free_port()}",
+                                 "scorekeeper:create_app()"],
+                                cwd=Path(__file__).resolve().parent.parent, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            workers = _workers(proc.pid, len(usable))
+            if pin == "0":
+                assert all(cpus == usable for cpus in workers.values()), workers
+                continue
+            assert sorted(workers.values(), key=min) == [{cpu} for cpu in sorted(usable)], workers
+            gone = max(workers)
+            os.kill(gone, signal.SIGKILL)
+            again = _workers(proc.pid, len(usable), but=frozenset({gone}))
+            assert sorted(again.values(), key=min) == [{cpu} for cpu in sorted(usable)], again
+            new = set(again) - set(workers)
+            assert len(new) == 1 and again[new.pop()] == workers[gone]
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
 
 
 def test_a_worker_freezes_what_it_holds_after_its_1st_10th_100th_and_1000th_request():
