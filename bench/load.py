@@ -247,13 +247,15 @@ def curve(server: Server, cookie: str, games: dict[int, int], samples: int = 400
     machine, where wall time does not."""
     import http.client
 
-    conns, headers, sent = {}, {}, {}
+    conns, headers, tokens, sent = {}, {}, {}, {}
     for n, game in games.items():
         conn = conns[n] = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
         h = {"Cookie": cookie, "User-Agent": AGENT}
         conn.request("GET", f"/games/{game}", headers=h)
         token = re.search(r'"X-CSRFToken": "([^"]+)"', conn.getresponse().read().decode()).group(1)
-        headers[n] = h | {"X-CSRFToken": token, "HX-Request": "true",
+        tokens[n] = token
+        headers[n] = h | {"X-CSRFToken": token, "HX-Request": "true", "HX-Target": "panel",
+                          "HX-Current-URL": f"http://127.0.0.1:{server.port}/games/{game}",
                           "Content-Type": "application/x-www-form-urlencoded"}
         sent[n] = 0
 
@@ -261,7 +263,7 @@ def curve(server: Server, cookie: str, games: dict[int, int], samples: int = 400
         for _ in range(count):
             k = sent[n]
             player, hand = TURNS[n - 1 + k]
-            data = urllib.parse.urlencode({"version": str(k), "type": "turn", "player": player,
+            data = urllib.parse.urlencode({"csrf_token": tokens[n], "version": str(k), "type": "turn", "player": player,
                                            "hand.0": str(hand[0]), "hand.1": str(hand[1]), "rolls": "1"})
             t = time.perf_counter()
             conns[n].request("POST", f"/games/{games[n]}/entries", data, headers[n])

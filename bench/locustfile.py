@@ -1,5 +1,6 @@
 """Locust tables for ``bench/load.py``: each simulated table records legal Mitchi turns on
-its own game through the real htmx form (one POST per entry, the version it was shown).
+its own game through the real htmx form (one POST per entry, the version it was shown), sent
+as htmx sends it: the form's fields (its CSRF token among them) and htmx's headers.
 
 Settings come from the environment (set by load.py): ``LOAD_GAMES`` (JSON list of game
 ids), ``LOAD_OFFSET`` (entries already in each game's log before the first turn sent),
@@ -46,8 +47,13 @@ class Table(HttpUser):
         self.client.headers["Cookie"] = COOKIE
         self.client.headers["User-Agent"] = AGENT
         page = self.client.get(f"/games/{self.game}", name="page").text
-        self.client.headers["X-CSRFToken"] = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+        # What htmx sends for the entry form: the page's token in a header (hx-headers) and in
+        # the form's own field, and htmx's headers naming the page and the panel it swaps.
+        self.token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+        self.client.headers["X-CSRFToken"] = self.token
         self.client.headers["HX-Request"] = "true"
+        self.client.headers["HX-Current-URL"] = f"{self.host}/games/{self.game}"
+        self.client.headers["HX-Target"] = "panel"
         self.version = 0
         self.due = time.monotonic() + random.Random(self.seat).uniform(0.0, PACE)
         gevent.sleep(max(0.0, self.due - time.monotonic()))
@@ -55,7 +61,7 @@ class Table(HttpUser):
     @task
     def entry(self):
         player, hand = TURNS[OFFSET + self.version]
-        data = {"version": str(self.version), "type": "turn", "player": player,
+        data = {"csrf_token": self.token, "version": str(self.version), "type": "turn", "player": player,
                 "hand.0": str(hand[0]), "hand.1": str(hand[1]), "rolls": "1"}
         with self.client.post(f"/games/{self.game}/entries", data=data, name="entry",
                               catch_response=True) as r:

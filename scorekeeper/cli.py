@@ -62,6 +62,24 @@ def replay_file(path: str) -> int:
     return 0
 
 
+def _whole(low: int, high: int, what: str):
+    """An argparse ``type``: a whole number from ``low`` to ``high``, else argparse's error naming
+    the option, what was given and what is valid (``--workers 0`` would start a server that
+    never answers; a bad value is refused before "serving on" is printed)."""
+    import argparse
+
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what} from {low} to {high}")
+        return value
+
+    return check
+
+
 def serve(host: str, port: int, workers: int) -> int:
     """Run the app under gunicorn on the embedded default database, with the settings of
     :mod:`scorekeeper.gunicorn_conf` (``workers`` and the address as given)."""
@@ -103,8 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_serve = sub.add_parser("serve", help="run the app (production server)")
     p_serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p_serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p_serve.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    p_serve.add_argument("--port", type=_whole(1, 65535, "a port"), default=8000, help="port (default 8000)")
+    p_serve.add_argument("--workers", type=_whole(1, 64, "a number of worker processes"), default=2,
+                         help="worker processes, 1 to 64 (default 2)")
     p_replay = sub.add_parser(
         "replay", help="replay a game record and print the verdict as JSON",
         description="Replay a game record (docs/game-record.md) through the rules and print the "

@@ -170,6 +170,18 @@ def test_serve_runs_gunicorn_with_its_settings_module(tmp_path, monkeypatch):
                     "post_request": gunicorn_conf.post_request}
 
 
+@pytest.mark.parametrize("option, value", [("--workers", "0"), ("--workers", "-1"), ("--workers", "65"),
+                                           ("--workers", "two"), ("--port", "0"), ("--port", "70000")])
+def test_serve_refuses_a_bad_number_before_serving(option, value):
+    """`scorekeeper serve --workers 0` started a server that never answered, after saying it was
+    serving (found by a review); a bad number is refused first, saying what is valid."""
+    p = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "serve", option, value],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "serving" not in p.stdout
+    assert f"argument {option}: '{value}' is not" in p.stderr and " from 1 to " in p.stderr, p.stderr
+
+
 @pytest.mark.parametrize("usable, taken, workers, cpu", [
     ({0, 1}, [], 2, 0),  # the first worker of two on two cores
     ({0, 1}, [0], 2, 1),  # the second: the other core
