@@ -492,3 +492,42 @@ def test_the_cookies_serializer_is_kept_and_follows_a_new_secret_key(app, client
     assert refused.get("/settings").status_code == 302  # the old cookie no longer opens the account
     app.config["SECRET_KEY_FALLBACKS"] = [old]
     assert rotated.get("/settings").status_code == 200  # the old key, now a fallback
+
+
+def test_a_session_cookie_is_checked_once_and_remembered_only_while_it_is_valid(app, client, auth, monkeypatch):
+    """The session cookie's signature is checked once per cookie, then remembered
+    (web.SessionInterface.open_session, docs/speed.md §Entry path): a remembered cookie is not
+    checked again, but one past the session's maximum age is refused as Flask refuses it, a
+    cookie changed by one character is checked (and refused), and each request gets its own copy
+    of the data."""
+    from itsdangerous import URLSafeTimedSerializer
+
+    auth.register()
+    client.delete_cookie("remember_token")  # the session cookie alone says who is logged in
+    assert client.get("/settings").status_code == 200
+    cookie = client.get_cookie("session").value
+    serializer = app.session_interface.get_signing_serializer(app)
+
+    def opened(value: str):
+        with app.test_request_context("/settings", headers={"Cookie": f"session={value}"}):
+            return app.session_interface.open_session(app, __import__("flask").request)
+
+    first = opened(cookie)  # checked, if the last answer had set it anew
+    checked = []
+    real_loads = URLSafeTimedSerializer.loads
+    monkeypatch.setattr(URLSafeTimedSerializer, "loads",
+                        lambda self, *a, **k: checked.append(self) or real_loads(self, *a, **k))
+    second = opened(cookie)
+    assert serializer not in checked  # remembered: not checked again
+    assert dict(first) == dict(second) and "_user_id" in first and first is not second
+    first["group_id"] = -1
+    assert opened(cookie)["group_id"] != -1  # a request's changes stay its own
+
+    changed = cookie[:-1] + ("A" if cookie[-1] != "A" else "B")  # the signature's last character
+    assert dict(opened(changed)) == {} and serializer in checked
+
+    real_time = time.time
+    lifetime = app.permanent_session_lifetime.total_seconds()
+    monkeypatch.setattr(time, "time", lambda: real_time() + lifetime + 60)
+    assert dict(opened(cookie)) == {}  # past the maximum age: refused though remembered
+    assert client.get("/settings").status_code == 302
