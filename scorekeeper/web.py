@@ -52,7 +52,7 @@ class SessionInterface(SecureCookieSessionInterface):
     def open_session(self, app, request):
         """Flask's, with each cookie's signature checked once and then remembered
         (docs/speed.md §Entry path): a phone sends the same cookie with every entry and every live
-        poll, and checking it (two HMACs, two base64 decodings) was some 4 % of an entry.
+        poll, and checking it (two HMACs, two base64 decodings) was 2 % of an entry's instructions.
 
         A cookie is remembered only once it passed Flask's own check (itsdangerous' ``loads``
         with the session's maximum age), by its exact text and the serializer it passed with (a
