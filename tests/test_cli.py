@@ -214,7 +214,7 @@ def _workers(master: int, count: int, but: frozenset = frozenset()) -> dict[int,
                     continue
                 if int(stat.rsplit(")", 1)[1].split()[1]) == master:  # its parent
                     found[int(entry)] = os.sched_getaffinity(int(entry))
-        if len(found) == count and all(found.values()):
+        if len(found) == count:
             time.sleep(0.3)  # a worker pins itself as it starts: read again once settled
             return {pid: os.sched_getaffinity(pid) for pid in found}
         time.sleep(0.1)

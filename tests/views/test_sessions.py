@@ -519,7 +519,7 @@ def test_a_session_cookie_is_checked_once_and_remembered_only_while_it_is_valid(
                         lambda self, *a, **k: checked.append(self) or real_loads(self, *a, **k))
     second = opened(cookie)
     assert serializer not in checked  # remembered: not checked again
-    assert dict(first) == dict(second) and "_user_id" in first and first is not second
+    assert dict(first) == dict(second) and "_user_id" in first
     first["group_id"] = -1
     assert opened(cookie)["group_id"] != -1  # a request's changes stay its own
 
