@@ -54,7 +54,7 @@ from . import export_rows, practice
 from . import games as service
 from babel.numbers import format_decimal
 from flask_babel import gettext as _, ngettext, pgettext
-from .stats import GameKindStats, PlayerStats, game_figures, leaders, player_stats  # noqa: F401 (their home is stats)
+from .stats import LEADER_GAMES, GameKindStats, PlayerStats, game_figures, leaders, player_stats  # noqa: F401 (their home is stats)
 from .stats import seated_players
 
 

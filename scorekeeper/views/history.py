@@ -295,7 +295,8 @@ def import_games():
 def players():
     """Every player profile of the account with their figures, and the best averages."""
     stats = hist.player_stats(get_session(), current_group().id)
-    return render_template("history/players.html", stats=stats, leaders=hist.leaders(stats))
+    return render_template("history/players.html", stats=stats, leaders=hist.leaders(stats),
+                           leader_games=hist.LEADER_GAMES)
 
 
 @bp.route("/players/<int:player_id>")

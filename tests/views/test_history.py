@@ -300,6 +300,18 @@ def test_player_stats_honest_in_lowest_wins(client, auth):
     assert re.search(r"Win rate</th><td class=\"num\">100%<", cat_page)
 
 
+def test_every_best_average_says_whom_it_counts(client, auth):
+    """Each line of the best averages names the ended games a player needed to be counted, one
+    game or three alike (a review read a line without it as counting everyone), and the page
+    says the rule once."""
+    auth.register()
+    upload(client, golden("mitchi/mitchi-11-zero-point-winner"))
+    page = client.get("/players").data.decode()
+    best = page.split("Best averages")[1].split("</dl>")[0]
+    assert "(of players with 1 or more ended games)" in best
+    assert "at least 3 ended games of that kind; until someone has that many, those with the most." in page
+
+
 def test_other_accounts_get_404(client, auth):
     auth.register()
     upload(client, golden("mitchi/mitchi-11-shared-win-zero"))
