@@ -252,9 +252,9 @@ def test_mice_and_men_in_german(de):
 def test_remove_and_restore_in_german(de):
     game = new_game(de, players=("Ann", "Ben", "Cat"))
     page = de.get(f"/games/{game}/remove").data
-    german(page, "Dieses Spiel entfernen?", "Mitchi · Ann, Ben, Cat · 0 Runden", "30 Tage lang wiederherstellen",
+    german(page, "Dieses Spiel entfernen?", "Mitchi · Ann, Ben, Cat · Runde 1 · läuft noch", "30 Tage lang wiederherstellen",
            "Ja, dieses Spiel entfernen", "Nein, zurück zum Spiel")
-    no_english(page, "Remove this game", "rounds", "days")
+    no_english(page, "Remove this game", "round", "still running", "days")
     r = de.post(f"/games/{game}/remove", follow_redirects=True)
     german(r.data, "Spiel entfernt. Unter Konto kannst du es 30 Tage lang wiederherstellen")
     page = de.get(f"/games/{game}").data

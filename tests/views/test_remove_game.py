@@ -17,6 +17,8 @@ def test_remove_and_restore(client, auth):
     # A single tap on the link only asks.
     page = client.get(f"/games/{game}/remove").data.decode()
     assert "Remove this game?" in page and "Yes, remove this game" in page
+    # A game in play is named as the games list names it: its round, still running (not "0 rounds").
+    assert "round 1 · still running" in page and "0 rounds" not in page
     assert "1 game" in client.get("/").data.decode()
     r = client.post(f"/games/{game}/remove")
     assert r.status_code == 303
