@@ -297,13 +297,17 @@ def prefill(entry: dict) -> dict:
     return values
 
 
-def form_version(form: MultiDict) -> int | None:
-    """The game version a form was made for, or None if missing, malformed or beyond a database
-    integer (0..2**31-1); None makes the change a stale one (409), never a database error."""
-    raw = (form.get("version") or "").strip()
-    if not raw.isascii() or not raw.isdigit() or len(raw) > 10 or int(raw) > DB_INT_MAX:
-        return None
-    return int(raw)
+def form_version(form: MultiDict) -> int:
+    """The game version a form was made for (0..2**31-1, what a database integer holds); raise
+    :class:`BadForm` if it is missing, not a whole number or beyond that. The pages always send
+    one: only a hand-made request lacks it, and is told so (422), not that another phone changed
+    the game. A version that is well-formed but not the game's is the caller's "game changed"."""
+    raw = form.get("version")
+    text = raw.strip() if isinstance(raw, str) else ""
+    if not text.isascii() or not text.isdigit() or len(text) > 10 or int(text) > DB_INT_MAX:
+        raise BadForm(_("the form did not say which version of the game it was made for (a whole number, "
+                        "as the page sends it); nothing was recorded: reload the page"))
+    return int(text)
 
 
 def database_id(text: str) -> int | None:

@@ -336,9 +336,9 @@ def poll(game_id: int):
 def add_entry(game_id: int):
     """Record one entry (one request per entry)."""
     game = scored(game_id)
-    version = forms.form_version(request.form)
 
     def action():
+        version = forms.form_version(request.form)
         entry = forms.entry_from_form(request.form)
         return service.add_entry(get_session(), game, entry, version, entered_by=current_user.id)
 
@@ -350,8 +350,8 @@ def add_entry(game_id: int):
 def undo(game_id: int):
     """Take back the last entry (kept in the history)."""
     game = scored(game_id)
-    version = forms.form_version(request.form)
-    return _after_change(game, lambda: service.undo(get_session(), game, version, current_user.id),
+    return _after_change(game, lambda: service.undo(get_session(), game, forms.form_version(request.form),
+                                                    current_user.id),
                          nothing_undone())
 
 
@@ -366,8 +366,8 @@ def nothing_undone() -> str:
 def redo(game_id: int):
     """Put back the entry the last undo took back (nothing entered since)."""
     game = scored(game_id)
-    version = forms.form_version(request.form)
-    return _after_change(game, lambda: service.redo(get_session(), game, version, current_user.id), _(
+    return _after_change(game, lambda: service.redo(get_session(), game, forms.form_version(request.form),
+                                                    current_user.id), _(
         "The game changed since this page was shown (another phone, or an older page); nothing was put back. "
         "Here is the game as it stands now."))
 
@@ -392,7 +392,7 @@ def rematch(game_id: int):
             flash(_("This game's rematch, started before, was never played: here it is, not a second one."))
         else:
             flash(_("The rematch was already started (a double tap, or another phone); this is its game."))
-    except service.Refused as err:
+    except (service.Refused, forms.BadForm) as err:
         session.rollback()
         flash(translated(err), "warning")
         return redirect(url_for("games.play", game_id=game.id), 303)

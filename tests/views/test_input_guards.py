@@ -231,16 +231,28 @@ def test_an_option_of_537_nines_is_refused(app, client, auth):
     assert stored(app)[0] == 0
 
 
-@pytest.mark.parametrize("version", [str(2**31), str(2**63), "9" * 40, "-1", "٣", "1e3"])
-def test_a_version_beyond_the_database_integer_is_stale_not_an_error(client, auth, version):
+@pytest.mark.parametrize("version", [None, "", "x", " ", str(2**31), str(2**63), "9" * 40, "-1", "٣", "1e3"])
+def test_a_form_without_a_version_is_told_so_and_changes_nothing(client, auth, version):
+    """A version missing, not a whole number or beyond a database integer (only a hand-made
+    request sends one: every page's form carries it) is refused as a bad form (422) that says
+    what is missing, not answered "the game changed" as an older page is; nothing is written
+    and nothing raises. Entry, undo, redo, correction and rematch alike."""
     auth.register()
     gid = new_game(client)
     before = client.get(f"/games/{gid}/record.json").json
-    data = {"version": version, "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
-    assert client.post(f"/games/{gid}/entries", data=data, headers=HX).status_code == 409
-    assert client.post(f"/games/{gid}/undo", data={"version": version}, headers=HX).status_code == 409
-    assert client.post(f"/games/{gid}/entries/1", data={**data, "type": "start"}).status_code == 409
+    sent = {} if version is None else {"version": version}
+    data = {**sent, "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
+    said = "The form did not say which version of the game it was made for"
+    for url, form, hx in ((f"/games/{gid}/entries", data, HX), (f"/games/{gid}/undo", sent, HX),
+                          (f"/games/{gid}/redo", sent, HX), (f"/games/{gid}/entries/1", {**data, "type": "start"}, {})):
+        r = client.post(url, data=form, headers=hx)
+        assert r.status_code == 422, url
+        assert said in html.unescape(r.data.decode()), url
+    r = client.post(f"/games/{gid}/rematch", data=sent, follow_redirects=True)
+    assert said in html.unescape(r.data.decode())
     assert client.get(f"/games/{gid}/record.json").json == before
+    # A well-formed version the game has moved past is still "the game changed".
+    assert client.post(f"/games/{gid}/entries", data={**data, "version": "7"}, headers=HX).status_code == 409
 
 
 @pytest.mark.parametrize("action", ["pick-" + str(2**63), "pick-" + "9" * 30, "pick-²", "up-²", "down-9999999"])

@@ -71,7 +71,7 @@ def test_redo_from_an_old_page_is_stale(client, game):
     r = client.post(f"/games/{game}/redo", data={"version": "1"}, headers=HX)
     assert r.status_code == 409
     assert len(record(client, game)["entries"]) == 1
-    assert client.post(f"/games/{game}/redo", data={"version": "x"}, headers=HX).status_code == 409
+    # No version at all (a hand-made request) is told so, not that the game changed: test_input_guards.
 
 
 def test_double_tap_on_undo_undoes_one_entry(client, game):
