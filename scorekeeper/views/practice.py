@@ -114,7 +114,7 @@ def _change(game, action, stale: str | None = None):
         session.rollback()
         session.refresh(game)
         return render(service.load(session, game), stale or translated(err), "warning", 409)
-    except service.Refused as err:
+    except (service.Refused, forms.BadForm) as err:
         session.rollback()
         session.refresh(game)
         return render(service.load(session, game), translated(err), "error", 422)
@@ -122,6 +122,12 @@ def _change(game, action, stale: str | None = None):
         session.refresh(loaded.game)
         return render(service.load(session, loaded.game))
     return redirect(url_for("practice.play", game_id=game.id), 303)
+
+
+def _version() -> int:
+    """The game version the form was made for; raises :class:`~scorekeeper.forms.BadForm` (a
+    422 from :func:`_change`) without a valid one, as on any game (``forms.form_version``)."""
+    return forms.form_version(request.form)
 
 
 def _int(name: str) -> int | None:
@@ -137,16 +143,16 @@ def roll(game_id: int):
     """Your move. Mitchi: Roll, keep one die and re-roll the other, re-roll both, or stop.
     Mia: roll under the cup, announce, pass or challenge. Mice and Men: announce, join, run."""
     game = practice_game(game_id)
-    session, version = get_session(), _int("version")
+    session = get_session()
     if game.game == "mia":
         return _change(game, lambda: practice.mia_move(session, game, request.form.get("action", ""),
-                                                       _int("value"), version, _seed()))
+                                                       _int("value"), _version(), _seed()))
     if game.game == "mice-and-men":
         return _change(game, lambda: practice.mm_move(session, game, request.form.get("action", ""),
-                                                      _int("penalty"), version))
+                                                      _int("penalty"), _version()))
     keep = _int("keep")
     action = "keep" if "keep" in request.form else request.form.get("action", "")
-    return _change(game, lambda: practice.roll(session, game, action, keep, version, _int("step"), _seed()))
+    return _change(game, lambda: practice.roll(session, game, action, keep, _version(), _int("step"), _seed()))
 
 
 @bp.route("/<int:game_id>/next", methods=["POST"])
@@ -154,7 +160,7 @@ def roll(game_id: int):
 def next_move(game_id: int):
     """The next virtual player's turn (or tie-break roll)."""
     game = practice_game(game_id)
-    return _change(game, lambda: practice.advance(get_session(), game, _int("version"), _seed()))
+    return _change(game, lambda: practice.advance(get_session(), game, _version(), _seed()))
 
 
 @bp.route("/<int:game_id>/undo", methods=["POST"])
@@ -168,7 +174,7 @@ def undo(game_id: int):
     if _int("version") == game.version and practice.roll_in_progress(loaded):
         return render(loaded, _("Finish your roll first (stop, or announce): Undo then takes it back."),
                       "error", 422)
-    return _change(game, lambda: service.undo(get_session(), game, _int("version"), current_user.id),
+    return _change(game, lambda: service.undo(get_session(), game, _version(), current_user.id),
                    nothing_undone())
 
 

@@ -248,6 +248,23 @@ def test_the_server_decides_the_dice_and_refusals_change_nothing(client, auth):
     assert over.status_code == 422
 
 
+@pytest.mark.parametrize("version", [None, "x", "-1", str(2**31)])
+def test_a_practice_move_without_a_version_is_told_so_and_changes_nothing(client, auth, version):
+    """As on any game (test_input_guards): a missing or malformed version is a bad form (422)
+    that says so, on a roll, the next virtual turn and an undo alike."""
+    auth.register()
+    gid = start(client)
+    to_my_turn(client, gid)
+    n = len(record_of(client, gid)["entries"])
+    sent = {} if version is None else {"version": version}
+    for url, form in ((f"/practice/{gid}/roll", {**sent, "step": "0", "action": "roll"}),
+                      (f"/practice/{gid}/next", sent), (f"/practice/{gid}/undo", sent)):
+        r = client.post(url, headers=HX, data=form)
+        assert r.status_code == 422, url
+        assert any("did not say which version" in m for m in messages(r.data)), (url, messages(r.data))
+    assert len(record_of(client, gid)["entries"]) == n
+
+
 def test_a_roll_from_a_page_older_than_an_undo_is_refused(client, auth):
     auth.register()
     gid = start(client)
