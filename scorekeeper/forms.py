@@ -305,8 +305,8 @@ def form_version(form: MultiDict) -> int:
     raw = form.get("version")
     text = raw.strip() if isinstance(raw, str) else ""
     if not text.isascii() or not text.isdigit() or len(text) > 10 or int(text) > DB_INT_MAX:
-        raise BadForm(_("the form did not say which version of the game it was made for (a whole number, "
-                        "as the page sends it); nothing was recorded: reload the page"))
+        raise BadForm(_("the form did not say which version of the game it was made for (each page's form "
+                        "says it); nothing was changed: reload the page"))
     return int(text)
 
 

@@ -247,7 +247,7 @@ def test_a_form_without_a_version_is_told_so_and_changes_nothing(client, auth, v
                           (f"/games/{gid}/redo", sent, HX), (f"/games/{gid}/entries/1", {**data, "type": "start"}, {})):
         r = client.post(url, data=form, headers=hx)
         assert r.status_code == 422, url
-        assert said in html.unescape(r.data.decode()), url
+        assert said in html.unescape(r.data.decode()) and "nothing was changed: reload the page" in r.data.decode(), url
     r = client.post(f"/games/{gid}/rematch", data=sent, follow_redirects=True)
     assert said in html.unescape(r.data.decode())
     assert client.get(f"/games/{gid}/record.json").json == before
