@@ -11,7 +11,7 @@ from ..db import get_session
 from ..htmx import is_htmx
 from ..i18n import translated
 from ..rules import GAMES, find_game
-from ..rules.base import RecordError
+from ..rules.base import N_, RecordError
 from ..rules.record import ReplayError
 from ..services import games as service
 from ..services import once, practice
@@ -170,12 +170,14 @@ def undo(game_id: int):
     roll is in progress (it would drop the dice rolled: a way to roll again), as the page offers
     no Undo then."""
     game = practice_game(game_id)
-    loaded = service.load(get_session(), game)
-    if _int("version") == game.version and practice.roll_in_progress(loaded):
-        return render(loaded, _("Finish your roll first (stop, or announce): Undo then takes it back."),
-                      "error", 422)
-    return _change(game, lambda: service.undo(get_session(), game, _version(), current_user.id),
-                   nothing_undone())
+
+    def action():
+        version = _version()  # read once, as every move reads it (a bad one: 422, said so)
+        if version == game.version and practice.roll_in_progress(service.load(get_session(), game)):
+            raise service.Refused(N_("Finish your roll first (stop, or announce): Undo then takes it back."))
+        return service.undo(get_session(), game, version, current_user.id)
+
+    return _change(game, action, nothing_undone())
 
 
 @bp.route("/strategies")
