@@ -187,6 +187,18 @@
   // A new panel ignores taps a moment: a double tap must not make the next player's entry;
   // 2 s when a poll brings it while this phone's entry found no connection.
   var unsent = false, polledIn = false;
+  // Guarded from the moment it is in the page: htmx runs its load event only as the swap settles
+  // (20 ms on), and a double tap's second landed in between on the new Undo (found by a review).
+  // This phone's own change, answered: the first tap counted, the note then says.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var fresh = e.target;
+    if (!fresh || fresh.id !== "panel") return;
+    fresh.classList.add("arming");
+    var cfg = e.detail.requestConfig;
+    if (!isPoll(e) && cfg && cfg.verb === "post" && e.detail.xhr && e.detail.xhr.status === 200) {
+      fresh.setAttribute("data-answered", "");
+    }
+  });
   document.addEventListener("htmx:load", function (e) {
     var fresh = e.target;
     if (!fresh || fresh.id !== "panel") return;
@@ -204,7 +216,11 @@
     }
     var ms = parseInt(document.body.getAttribute(moved ? "data-arm-moved-ms" : "data-arm-ms") || (moved ? "2000" : "600"), 10);
     if (moved) fresh.setAttribute("data-moved", "");
-    setTimeout(function () { fresh.classList.remove("arming"); fresh.removeAttribute("data-moved"); }, ms);
+    setTimeout(function () {
+      fresh.classList.remove("arming");
+      fresh.removeAttribute("data-moved");
+      fresh.removeAttribute("data-answered");
+    }, ms);
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     if (isPoll(e) || !e.detail.successful) return;
@@ -264,7 +280,8 @@
     if (e.target.closest("a, button, summary, label, input") || !controlAt(panel, e.clientX, e.clientY)) return;
     e.preventDefault();
     e.stopImmediatePropagation();
-    note(words(busy ? "busy" : panel.hasAttribute("data-moved") ? "moved" : "early"), 0, false, !!busy);
+    note(words(busy ? "busy" : panel.hasAttribute("data-moved") ? "moved"
+      : panel.hasAttribute("data-answered") ? "busy-done" : "early"), 0, false, !!busy);
   }, true);
 
   // A fold opened by a tap ("Lead the men") shows its buttons; one open as the panel arrives stays put.
