@@ -86,6 +86,19 @@ class TieBreak:
         at most :data:`~.base.MAX_NUMBER` (docs/rules.md §Mitchi 8)."""
         return min(self.pot + 2 * sum(1 for t in self.rolls if t.hand == MITCHI), MAX_NUMBER)
 
+    @property
+    def worst_roll(self) -> tuple[int, int] | None:
+        """The worst hand rolled in this tie-break so far ``(high, low)``, the one to beat for
+        whoever rolls next (the worst tie-break hand takes the pot: docs/rules.md §Mitchi 8),
+        or None before its first roll."""
+        return max((t.hand for t in self.rolls), key=rank) if self.rolls else None
+
+    @property
+    def worst_roll_players(self) -> list[str]:
+        """Everyone who rolled :attr:`worst_roll` in this tie-break, in the order they rolled
+        (docs/rules.md §Mitchi 8); empty before its first roll."""
+        return worst_of([(t.player, t.hand) for t in self.rolls]) if self.rolls else []
+
 
 @dataclass
 class Round:

@@ -439,3 +439,31 @@ def test_worst_hand_names_every_holder_and_tied_on_follows_the_chain():
     # D and C tie again on 5-2: the second tie-break is tied on 5-2, not the round's 3-1.
     assert rnd.tie_breaks[-1].order == ["C", "D"]
     assert rnd.tied_on == (5, 2)
+
+
+def test_worst_tie_break_roll_is_the_one_to_beat_in_the_running_tie_break():
+    """docs/rules.md §Mitchi 8: the worst tie-break hand takes the pot, so the worst roll of the
+    running tie-break (not the hand tied on) is what the next player has to beat."""
+    from scorekeeper.rules import record as records
+
+    state = records.build({
+        "format": 1, "game": "mitchi", "players": ["A", "B", "C", "D"], "options": {},
+        "entries": [{"type": "start", "player": "A"}] + [
+            {"type": "turn", "player": p, "hand": h, "rolls": 1}
+            for p, h in (("A", [3, 1]), ("B", [6, 6]), ("C", [3, 1]), ("D", [3, 1]))],
+    })
+    rnd = state.round
+    tb = rnd.tie_breaks[-1]
+    assert tb.order == ["D", "C", "A"] and tb.worst_roll is None and tb.worst_roll_players == []
+    state.apply({"type": "tiebreak", "player": "D", "hand": [6, 5]})
+    assert tb.worst_roll == (6, 5) and tb.worst_roll_players == ["D"]
+    state.apply({"type": "tiebreak", "player": "C", "hand": [2, 1]})  # a Mitchi beats 6-5: D still worst
+    assert tb.worst_roll == (6, 5) and tb.worst_roll_players == ["D"]
+    state.apply({"type": "tiebreak", "player": "A", "hand": [5, 6]})  # ties with D: both hold it
+    assert tb.worst_roll == (6, 5) and tb.worst_roll_players == ["D", "A"]
+    second = rnd.tie_breaks[-1]
+    assert second is not tb and second.worst_roll is None and rnd.tied_on == (6, 5)
+    state.apply({"type": "tiebreak", "player": "A", "hand": [4, 3]})
+    assert second.worst_roll == (4, 3) and second.worst_roll_players == ["A"]
+    state.apply({"type": "tiebreak", "player": "D", "hand": [4, 1]})
+    assert second.worst_roll == (4, 1) and second.worst_roll_players == ["D"] and rnd.taker == "D"

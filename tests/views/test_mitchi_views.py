@@ -381,6 +381,39 @@ def test_the_round_result_names_the_hand_tied_on_before_the_last_tie_break(clien
     assert "Round 2: Ann takes the pot: 2 points (lost the tie-break after tying on 4-1)." in r.data.decode()
 
 
+def _glance(page: str, term: str) -> str | None:
+    """The glance's value for ``term``, its markup (the dice) left out; None if not shown."""
+    found = re.search(rf"<dt>{re.escape(term)}</dt><dd>(.*?)</dd>", page, re.S)
+    return None if found is None else " ".join(re.sub(r"<[^>]+>", "", found.group(1)).split())
+
+
+def test_a_tie_break_shows_its_worst_roll_so_far_the_hand_to_beat(client, auth):
+    """docs/rules.md §Mitchi 8: in a tie-break the worst roll so far takes the pot, and the one
+    to beat is that roll, not the hand tied on (the glance showed only that; a review)."""
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben", "Cat"), starter="0", point_limit=20)
+    v = 0
+    for player, hand in (("Ann", (3, 1)), ("Ben", (3, 1)), ("Cat", (6, 6))):
+        r = post_turn(client, game, v, player, hand, 1)
+        v += 1
+    page = r.data.decode()
+    assert _glance(page, "Tied on") == "3-1 · Ben, Ann"
+    assert _glance(page, "Worst tie-break roll so far") == "none yet"
+    assert _glance(page, "Worst hand so far") is None
+    page = post_tiebreak(client, game, v, "Ben", (4, 3)).data.decode()
+    assert _glance(page, "Worst tie-break roll so far") == "4-3 · Ben"
+    assert _glance(page, "Tied on") == "3-1 · Ben, Ann"
+    # every phone following the game sees it too
+    assert _glance(client.get(f"/games/{game}").data.decode(), "Worst tie-break roll so far") == "4-3 · Ben"
+    page = post_tiebreak(client, game, v + 1, "Ann", (3, 4)).data.decode()  # tied again: a second tie-break
+    assert _glance(page, "Tied on") == "4-3 · Ann, Ben"
+    assert _glance(page, "Worst tie-break roll so far") == "none yet"
+    page = post_tiebreak(client, game, v + 2, "Ann", (6, 1)).data.decode()
+    assert _glance(page, "Worst tie-break roll so far") == "6-1 · Ann"
+    page = post_tiebreak(client, game, v + 3, "Ben", (5, 5)).data.decode()  # Ann takes the pot
+    assert _glance(page, "Worst tie-break roll so far") is None and _glance(page, "Round") == "2"
+
+
 def test_a_tie_break_shows_one_roll_each_for_the_roll_limit(client, auth):
     """docs/rules.md, Mitchi: a tie-break roll is one roll whatever the round's roll limit; the
     glance said "Roll limit 1" (or 3) through the tie-break."""
