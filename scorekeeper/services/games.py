@@ -977,11 +977,13 @@ def undone_by(session: Session, loaded: Loaded) -> str | None:
 
 class Change(NamedTuple):
     """An undone or replaced entry, with when and by whom it was undone or corrected (None where
-    not known: an undo before migration 0017, an imported correction)."""
+    not known: an undo before migration 0017, an imported correction), and for a replaced one the
+    entry that replaced it (its data, as stored; None where not known: an imported correction)."""
 
     entry: Entry
     at: datetime | None
     by: str | None
+    replacement: dict | None = None
 
 
 def history(session: Session, game: Game) -> list[Entry]:
@@ -992,16 +994,18 @@ def history(session: Session, game: Game) -> list[Entry]:
 
 def changes(session: Session, game: Game) -> list[Change]:
     """:func:`history` for the game's log page: for an undone entry, when and by whom it was
-    undone; for a replaced one, when and by whom the correction was entered. One query."""
+    undone; for a replaced one, when and by whom the correction was entered, and what it
+    entered. One query."""
     correction, undoer, corrector = aliased(Entry), aliased(User), aliased(User)
     rows = session.execute(
-        select(Entry, undoer.username, correction.created_at, corrector.username)
+        select(Entry, undoer.username, correction.created_at, corrector.username, correction.data)
         .outerjoin(undoer, undoer.id == Entry.undone_by)
         .outerjoin(correction, correction.id == Entry.replaced_by_id)
         .outerjoin(corrector, corrector.id == correction.entered_by)
         .where(Entry.game_id == game.id, Entry.status != "active").order_by(Entry.id)).all()
-    return [Change(e, fixed_at, fixer) if e.status == "replaced" else Change(e, e.undone_at, undoer_name)
-            for e, undoer_name, fixed_at, fixer in rows]
+    return [Change(e, fixed_at, fixer, None if data is None else json.loads(data)) if e.status == "replaced"
+            else Change(e, e.undone_at, undoer_name)
+            for e, undoer_name, fixed_at, fixer, data in rows]
 
 
 def record_from_rows(game: Game, active: list[Entry], others: list[Entry],

@@ -111,4 +111,33 @@ def test_the_log_says_who_undid_and_who_corrected_and_when(client, game, app):
     text = re.sub(r"<[^>]+>", "", page)
     assert re.search(r"entry 4: Cat: 4-1 in 2 \(undone by ann, [^)]+\)", text), text
     assert re.search(r"entry 3: Ben: 5-1 in 2 \(undone by ann, then put back by Redo, [^)]+\)", text), text
-    assert re.search(r"entry 2: Ann: 6-3 in 2 \(corrected by ann, [^)]+\)", text), text
+    assert re.search(r"entry 2: Ann: 6-3 in 2 \(corrected to Ann: 6-4 in 2 by ann, [^)]+\)", text), text
+
+
+def test_the_log_says_what_each_correction_entered(client, game, app):
+    """A corrected entry in the log names what replaced it, each step of a correction corrected
+    again, and an imported correction (whose replacement is not known) says only that it was
+    replaced (the log showed only the entry replaced; a review)."""
+    import html
+    import re
+
+    from sqlalchemy import update
+    from sqlmodel import Session
+
+    from scorekeeper.models import Entry
+
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    post_turn(client, game, 1, "Ben", (5, 1), 2)
+    turn = {"type": "turn", "player": "Ann", "rolls": "2"}
+    for version, hand in ((2, (6, 4)), (3, (6, 5))):
+        fixed = client.post(f"/games/{game}/entries/2", data={**turn, "version": str(version), "hand.0": str(hand[0]),
+                                                             "hand.1": str(hand[1])})
+        assert fixed.status_code == 303
+    text = re.sub(r"<[^>]+>", "", html.unescape(client.get(f"/games/{game}/log").data.decode()))
+    assert re.search(r"entry 2: Ann: 6-3 in 2 \(corrected to Ann: 6-4 in 2 by ann, [^)]+\)", text), text
+    assert re.search(r"entry 2: Ann: 6-4 in 2 \(corrected to Ann: 6-5 in 2 by ann, [^)]+\)", text), text
+    with Session(app.extensions["scorekeeper.engine"]) as s:  # as an imported correction is stored
+        s.execute(update(Entry).where(Entry.game_id == game, Entry.status == "replaced").values(replaced_by_id=None))
+        s.commit()
+    text = re.sub(r"<[^>]+>", "", html.unescape(client.get(f"/games/{game}/log").data.decode()))
+    assert text.count("(replaced by a correction)") == 2 and "corrected to" not in text, text
