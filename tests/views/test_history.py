@@ -300,6 +300,25 @@ def test_player_stats_honest_in_lowest_wins(client, auth):
     assert re.search(r"Win rate</th><td class=\"num\">100%<", cat_page)
 
 
+def test_a_players_page_says_which_figures_count_running_games(client, auth):
+    """A pot taken in a game still running counts among the pots taken, and the page's note says
+    so: it said that only finished games count (a review found the pots counting a running one)."""
+    auth.register()
+    game = new_game(client, players=("Ann", "Ben", "Cat"), starter="0", point_limit=20)
+    for version, (player, hand) in enumerate((("Ann", (6, 6)), ("Ben", (5, 5)), ("Cat", (3, 1)))):
+        data = {"version": str(version), "type": "turn", "player": player, "hand.0": str(hand[0]),
+                "hand.1": str(hand[1]), "rolls": "1"}
+        assert client.post(f"/games/{game}/entries", data=data, headers=HX).status_code == 200
+    page = client.get("/players").data.decode()
+    cat = re.search(r'href="/players/(\d+)">(?:<span class="name">)?Cat<', page).group(1)
+    text = " ".join(re.sub(r"<[^>]+>", " ", client.get(f"/players/{cat}").data.decode()).split())
+    assert "Games played 1 (1 running)" in text and "Pots taken 1" in text, text
+    # averages and the best game wait for a finished game
+    assert "Win rate – Points per game (fewer is better) – Best game (fewest points) – Pots taken 1" in text
+    assert ("Averages, best games and win rates count finished games only; the other figures (pots, Mitchis, "
+            "lives lost, challenges, runs) count running games too.") in text
+
+
 def test_every_best_average_says_whom_it_counts(client, auth):
     """Each line of the best averages names the ended games a player needed to be counted, one
     game or three alike (a review read a line without it as counting everyone), and the page
