@@ -102,6 +102,27 @@ def set_up(page, base: str, game: str, players: list[str], starter: int | None =
     page.wait_for_url(f"{base}/games/*")
 
 
+def wait_until(page, script: str, timeout: float = 10.0) -> None:
+    """Until the page's async ``script`` (a function returning a promise) resolves to a true value;
+    raises AssertionError after ``timeout`` seconds. ``page.wait_for_function`` cannot do this: it
+    takes the promise itself (an object, so true) for the answer, and a wait on
+    ``async () => false`` returns at once."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {script}")
+        page.wait_for_timeout(100)
+
+
+def wait_for_control(page) -> None:
+    """Until a service worker controls the page. A function, not an expression: Playwright polls an
+    expression with eval(), which the pages' Content-Security-Policy refuses (an EvalError
+    whenever the first check was false)."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+
+
 @contextmanager
 def swapped(page):
     """Wait, after the action in the block, until htmx has swapped in the new panel.

@@ -10,7 +10,7 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import register, serving, set_up
+from .conftest import register, serving, set_up, wait_for_control, wait_until
 
 
 def test_manifest_is_valid_and_icons_load(page: Page, live_server: str):
@@ -32,10 +32,6 @@ def test_manifest_is_valid_and_icons_load(page: Page, live_server: str):
             assert body[:8] == b"\x89PNG\r\n\x1a\n"
             width, height = int.from_bytes(body[16:20], "big"), int.from_bytes(body[20:24], "big")
             assert f"{width}x{height}" == icon["sizes"]
-
-
-def wait_for_control(page: Page) -> None:
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
 
 
 def test_service_worker_controls_and_visited_page_opens_offline(page: Page, live_server: str):
@@ -119,13 +115,13 @@ def test_two_pages_in_the_new_language_fetch_the_offline_page_once(page: Page, m
 def wait_for_german_offline_page(page: Page) -> None:
     """Until the offline page kept on the phone is the German one (its <html lang>: the English
     one names German too, on its language switch)."""
-    page.wait_for_function("""async () => {
+    wait_until(page, """async () => {
         for (const key of await caches.keys()) {
             const hit = await (await caches.open(key)).match('/offline');
             if (hit && /<html[^>]*\\slang="de"/.test(await hit.text())) return true;
         }
         return false;
-    }""", timeout=15_000)
+    }""", timeout=15)
 
 
 def switch_to_german(page: Page, base: str, name: str) -> None:
@@ -175,7 +171,7 @@ def test_offline_copy_follows_the_entries_made_on_the_page(page: Page, live_serv
     register(page, base)
     set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
     game_url = page.url
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    wait_for_control(page)
     page.locator("fieldset", has_text="First die").locator("label").nth(5).click()
     page.locator("fieldset", has_text="Second die").locator("label").nth(2).click()
     with swapped(page):
@@ -249,12 +245,12 @@ def test_logging_out_forgets_the_kept_pages(page: Page, live_server: str):
     base = live_server
     register(page, base)
     set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
-    page.wait_for_function("caches.open('pages-v1').then(c => c.keys()).then(k => k.length > 0)")
+    wait_for_control(page)
+    wait_until(page, "() => caches.open('pages-v1').then(c => c.keys()).then(k => k.length > 0)")
     page.goto(base + "/settings")
     page.get_by_role("button", name="Log out").click()
     page.wait_for_url(base + "/login")
-    page.wait_for_function("caches.keys().then(k => !k.includes('pages-v1'))")
+    wait_until(page, "() => caches.keys().then(k => !k.includes('pages-v1'))")
 
 
 def test_a_download_opened_by_a_link_is_not_kept_on_the_phone(page: Page, live_server: str):

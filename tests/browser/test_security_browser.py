@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .conftest import register, set_up, swapped
+from .conftest import register, set_up, swapped, wait_for_control, wait_until
 
 
 def test_first_tap_after_the_session_ended_is_recorded_once(page: Page, live_server: str):
@@ -66,7 +66,7 @@ def test_the_service_worker_never_handles_a_post(page: Page, live_server: str):
     base = live_server
     register(page, base)
     page.goto(base + "/settings")
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    wait_for_control(page)
     page.reload()
     with page.expect_response(lambda r: r.request.method == "GET" and r.url == base + "/settings") as got:
         page.reload()
@@ -86,9 +86,9 @@ def test_page_reopened_offline_then_tapped_online_records_the_entry(page: Page, 
     register(page, base)
     set_up(page, base, "mitchi", ["Ann", "Ben"], starter=0)
     game_url = page.url
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    wait_for_control(page)
     page.reload()
-    page.wait_for_function("caches.open('pages-v1').then(c => c.match(location.href)).then(Boolean)")
+    wait_until(page, "() => caches.open('pages-v1').then(c => c.match(location.href)).then(Boolean)")
     page.context.set_offline(True)
     page.context.clear_cookies(name="session")
     page.goto(game_url)
