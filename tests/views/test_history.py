@@ -316,7 +316,7 @@ def test_a_players_page_says_which_figures_count_running_games(client, auth):
     # averages and the best game wait for a finished game
     assert "Win rate – Points per game (fewer is better) – Best game (fewest points) – Pots taken 1" in text
     assert ("Averages, best games and win rates count finished games only; the other figures (pots, Mitchis, "
-            "lives lost, challenges, runs) count running games too.") in text
+            "lives lost, challenges, runs) count every finished round, of running games too.") in text
 
 
 def test_every_best_average_says_whom_it_counts(client, auth):
