@@ -984,6 +984,10 @@ class Change(NamedTuple):
     at: datetime | None
     by: str | None
     replacement: dict | None = None
+    #: For an entry undone and then put back by Redo: when, and by whom (the account that
+    #: entered the row Redo added; None where not known).
+    redone_at: datetime | None = None
+    redone_by: str | None = None
 
 
 def history(session: Session, game: Game) -> list[Entry]:
@@ -995,17 +999,25 @@ def history(session: Session, game: Game) -> list[Entry]:
 def changes(session: Session, game: Game) -> list[Change]:
     """:func:`history` for the game's log page: for an undone entry, when and by whom it was
     undone; for a replaced one, when and by whom the correction was entered, and what it
-    entered. One query."""
+    entered; for one put back by Redo, also when and by whom (the row Redo added: the next row
+    at the same position, as nothing can be entered between an undo and its Redo). One query."""
     correction, undoer, corrector = aliased(Entry), aliased(User), aliased(User)
+    later, put_back, redoer = aliased(Entry), aliased(Entry), aliased(User)
+    next_at_seq = (select(func.min(later.id))
+                   .where(later.game_id == Entry.game_id, later.seq == Entry.seq, later.id > Entry.id)
+                   .correlate(Entry).scalar_subquery())
     rows = session.execute(
-        select(Entry, undoer.username, correction.created_at, corrector.username, correction.data)
+        select(Entry, undoer.username, correction.created_at, corrector.username, correction.data,
+               put_back.created_at, redoer.username)
         .outerjoin(undoer, undoer.id == Entry.undone_by)
         .outerjoin(correction, correction.id == Entry.replaced_by_id)
         .outerjoin(corrector, corrector.id == correction.entered_by)
+        .outerjoin(put_back, (Entry.status == "redone") & (put_back.id == next_at_seq))
+        .outerjoin(redoer, redoer.id == put_back.entered_by)
         .where(Entry.game_id == game.id, Entry.status != "active").order_by(Entry.id)).all()
     return [Change(e, fixed_at, fixer, None if data is None else json.loads(data)) if e.status == "replaced"
-            else Change(e, e.undone_at, undoer_name)
-            for e, undoer_name, fixed_at, fixer, data in rows]
+            else Change(e, e.undone_at, undoer_name, redone_at=back_at, redone_by=back_by)
+            for e, undoer_name, fixed_at, fixer, data, back_at, back_by in rows]
 
 
 def record_from_rows(game: Game, active: list[Entry], others: list[Entry],

@@ -110,8 +110,41 @@ def test_the_log_says_who_undid_and_who_corrected_and_when(client, game, app):
     page = html.unescape(client.get(f"/games/{game}/log").data.decode())
     text = re.sub(r"<[^>]+>", "", page)
     assert re.search(r"entry 4: Cat: 4-1 in 2 \(undone by ann, [^)]+\)", text), text
-    assert re.search(r"entry 3: Ben: 5-1 in 2 \(undone by ann, then put back by Redo, [^)]+\)", text), text
+    assert re.search(r"entry 3: Ben: 5-1 in 2 \(undone by ann, [^;)]+; put back with Redo by ann, [^)]+\)", text), text
     assert re.search(r"entry 2: Ann: 6-3 in 2 \(corrected to Ann: 6-4 in 2 by ann, [^)]+\)", text), text
+
+
+def test_the_log_says_who_put_an_entry_back_with_redo_and_when(client, game, app, auth):
+    """An entry one account undid and another put back with Redo: the log names both, each with
+    its own time (it said "undone by ann, then put back by Redo", the time the undo's; a review)."""
+    import html
+    import re
+    from datetime import datetime, timezone
+
+    from sqlalchemy import update
+    from sqlmodel import Session
+
+    from scorekeeper.models import Entry
+
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    post_turn(client, game, 1, "Ben", (5, 1), 2)
+    assert client.post(f"/games/{game}/undo", data={"version": "2"}, headers=HX).status_code == 200
+    assert client.post(f"/games/{game}/redo", data={"version": "3"}, headers=HX).status_code == 200
+    with Session(app.extensions["scorekeeper.engine"]) as s:  # the undo an hour before the Redo, by another account
+        s.execute(update(Entry).where(Entry.game_id == game, Entry.status == "redone")
+                  .values(undone_at=datetime(2026, 3, 1, 10, 15, tzinfo=timezone.utc), undone_by=None))
+        s.execute(update(Entry).where(Entry.game_id == game, Entry.seq == 3, Entry.status == "active")
+                  .values(created_at=datetime(2026, 3, 1, 11, 40, tzinfo=timezone.utc)))
+        s.commit()
+    text = re.sub(r"<[^>]+>", "", html.unescape(client.get(f"/games/{game}/log").data.decode()))
+    found = re.search(r"entry 3: Ben: 5-1 in 2 \(undone, ([^;]+); put back with Redo by ann, ([^)]+)\)", text)
+    assert found, text
+    assert "10:15" in found.group(1) and "11:40" in found.group(2), found.groups()
+    # a later entry at that position (Ben's undone again and entered anew) is not taken for the Redo's row
+    assert client.post(f"/games/{game}/undo", data={"version": "4"}, headers=HX).status_code == 200
+    assert post_turn(client, game, 5, "Ben", (6, 2), 2).status_code == 200
+    text = re.sub(r"<[^>]+>", "", html.unescape(client.get(f"/games/{game}/log").data.decode()))
+    assert re.search(r"entry 3: Ben: 5-1 in 2 \(undone, [^;]+; put back with Redo by ann, [^)]*11:40\)", text), text
 
 
 def test_the_log_says_what_each_correction_entered(client, game, app):
