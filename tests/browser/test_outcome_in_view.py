@@ -135,27 +135,34 @@ def test_undo_is_under_the_pad_in_view_after_each_tap(page: Page, live_server: s
 
 
 def test_undo_stays_in_view_in_a_tie_break_of_six_long_names_in_english_and_german(page: Page, live_server: str):
-    """Six long names wrap the title and the points strip, and German words are longer: Undo was
-    below a 390x844 screen in a tie-break (its bottom at 853 px; in German at 850 with four names:
-    found by a review). The tie-break's line of who is tied sits close to its pad, and the German
-    roll limit in a tie-break is one line ("je ein Wurf")."""
-    from .test_mitchi_browser import turn
+    """Six long names wrap the title and the points strip, three tied make the tie-break's line
+    longer, a Mitchi's Undo label takes two lines, and German words are longer: Undo was below a
+    390x844 screen in a tie-break (its bottom at 850 to 874 px; found by two reviews). In a
+    tie-break the glance has no roll limit and puts round, pot and point limit in one row, and the
+    tie-break's line of who is tied sits close to its pad."""
+    from .test_mitchi_browser import tiebreak, turn
 
     page.set_viewport_size({"width": 390, "height": 844})
     register(page, live_server)
     set_up(page, live_server, "mitchi", ["Alexandra", "Benedikt", "Charlotte", "Dominik", "Elisabeth", "Friedrich"])
-    for a, b in ((5, 4), (3, 1), (6, 6), (5, 5), (6, 1), (3, 1)):  # Benedikt and Friedrich tie on 3-1
+    for a, b in ((3, 1), (5, 4), (3, 1), (6, 6), (3, 1), (5, 5)):  # Alexandra, Charlotte, Elisabeth tie on 3-1
         with swapped(page):
             turn(page, a, b, 1)
     expect(page.locator("#panel")).to_contain_text("Tie-break")
     assert in_view(page, ".undo-redo button"), "Undo is below the fold in a tie-break of six long names"
+    page.wait_for_timeout(700)  # past the guard against a double tap
+    tiebreak(page, 2, 1)  # a Mitchi: "Undo: Elisabeth: tie-break roll 2-1 (Mitchi)" wraps
+    expect(page.locator(".undo-redo button")).to_contain_text("Mitchi")
+    assert in_view(page, ".undo-redo button"), "Undo is below the fold after a Mitchi in a tie-break"
+    with swapped(page):
+        page.locator(".undo-redo button").click()
     game = page.url
     page.goto(live_server + "/settings")
     page.get_by_role("button", name="Deutsch").click()
     page.wait_for_function("() => document.documentElement.lang === 'de'")
     page.goto(game)
     expect(page.locator("#panel")).to_contain_text("Stechen")
-    assert in_view(page, ".undo-redo button"), "Undo is below the fold in a German tie-break"
+    assert in_view(page, ".undo-redo button.redo"), "Redo is below the fold in a German tie-break"
 
 
 def test_a_game_opened_on_a_small_phone_shows_its_first_turn_whole(page: Page, live_server: str):
