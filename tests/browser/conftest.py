@@ -117,10 +117,17 @@ def wait_until(page, script: str, timeout: float = 10.0) -> None:
 
 
 def wait_for_control(page) -> None:
-    """Until a service worker controls the page. A function, not an expression: Playwright polls an
-    expression with eval(), which the pages' Content-Security-Policy refuses (an EvalError
-    whenever the first check was false)."""
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    """Until a service worker controls the page: once the worker is active, a page that still has
+    none is loaded again. A page whose load began while the worker was activating is not among the
+    clients its ``clients.claim()`` takes, and stays without one until the next load (CI: the page
+    after registering, uncontrolled for 10 s). A function, not an expression: Playwright polls an
+    expression with eval(), which the pages' Content-Security-Policy refuses."""
+    wait_until(page, "() => navigator.serviceWorker.getRegistration().then(r => !!(r && r.active))")
+    try:
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=3000)
+    except Exception:
+        page.reload()
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
 @contextmanager
