@@ -76,7 +76,7 @@ def test_a_mitchi_round_in_german(page: Page, live_server: str):
 
     # Tie-break (Stechen): the pot doubles, the tied roll in reverse order.
     expect(panel.locator(".now")).to_have_text("Stechen: Cat würfelt einmal")
-    expect(panel).to_contain_text("der Pott verdoppelt sich auf 2")
+    expect(panel).to_contain_text("Der Pott verdoppelt sich auf 2")
     expect(panel).to_contain_text("Reihenfolge: Cat → Ann")
     tiebreak(page, 4, 2)
     expect(panel.locator(".now")).to_have_text("Stechen: Ann würfelt einmal")

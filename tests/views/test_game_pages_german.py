@@ -104,7 +104,7 @@ def test_mitchi_round_tie_break_game_over_log_and_correction_in_german(de):
 
     # Cat ties Ann on the worst hand: a tie-break (Stechen), pot doubled, Cat then Ann.
     r = post(de, game, "turn", "Cat", hand_0=1, hand_1=3, rolls=2)
-    german(r.data, "Stechen: Cat würfelt einmal", "Gleichstand: Cat, Ann · der Pott verdoppelt sich auf 2",
+    german(r.data, "Stechen: Cat würfelt einmal", "Der Pott verdoppelt sich auf 2",
            "Reihenfolge: Cat → Ann", "Gleichstand bei 3-1", "Wurf im Stechen", "gleichauf mit 3-1",
            "Zweiter Würfel (trägt den Wurf ein)")
     no_english(r.data, "Tie-break", "Tied", "pot doubled", "order:")

@@ -449,7 +449,7 @@ def test_a_tie_break_order_of_right_to_left_names_keeps_its_order(client, auth):
         v += 1
     panel = r.data.decode()
     assert "order: <strong><bdi>أحمد</bdi> → <bdi>שלום</bdi></strong>" in panel, panel
-    assert "Tied: <bdi>أحمد</bdi>, <bdi>שלום</bdi>" in panel
+    assert "3-1 · <bdi>أحمد</bdi>, <bdi>שלום</bdi></dd>" in panel  # the glance: tied on
     assert "<bdi>שלום</bdi>, <bdi>أحمد</bdi>, <bdi>Ann</bdi>" in client.get(f"/games/{game}").data.decode()
     assert "<bdi>שלום</bdi>, <bdi>أحمد</bdi>, <bdi>Ann</bdi>" in client.get("/").data.decode()
     assert post_tiebreak(client, game, v, "أحمد", (6, 5)).status_code == 200
