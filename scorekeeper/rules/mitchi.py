@@ -150,8 +150,9 @@ class Round:
         """The hand the players in the running tie-break are tied on (the worst of the stage before)."""
         if not self.tie_breaks:
             return None
-        stage = self.turns if len(self.tie_breaks) == 1 else self.tie_breaks[-2].rolls
-        return max((t.hand for t in stage), key=rank)
+        if len(self.tie_breaks) > 1:
+            return self.tie_breaks[-2].worst_roll
+        return max((t.hand for t in self.turns), key=rank)
 
     @property
     def worst_hand_players(self) -> list[str]:
