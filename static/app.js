@@ -164,12 +164,18 @@
     if (top < 0 || now.getBoundingClientRect().bottom > window.innerHeight) {
       panel.scrollIntoView({ block: "start", behavior: "instant" });
     }
-    // The next action's controls too, as far as they fit, keeping the outcome in view.
+    // The next action's controls too, as far as they fit, keeping the outcome in view; then Undo
+    // under them, keeping the glance in view as well (Undo was below a 390x844 screen as a round
+    // ended, with the round's news above the pad; found by a review).
+    below(panel, "form.entry", ".news, .msg, .now", now);
+    below(panel, ".undo-redo", ".news, .msg, .now, .glance", now);
+  }
+  function below(panel, bring, keepIn, now) {
     var bottom = 0;
-    panel.querySelectorAll("form.entry").forEach(function (f) {
+    panel.querySelectorAll(bring).forEach(function (f) {
       if (!f.closest("details:not([open])")) bottom = Math.max(bottom, f.getBoundingClientRect().bottom);
     });
-    var keep = Math.min.apply(null, Array.prototype.map.call(panel.querySelectorAll(".news, .msg, .now"), function (el) {
+    var keep = Math.min.apply(null, Array.prototype.map.call(panel.querySelectorAll(keepIn), function (el) {
       return el.getBoundingClientRect().top;
     }).concat([now.getBoundingClientRect().top]));
     var need = bottom - window.innerHeight + 8;

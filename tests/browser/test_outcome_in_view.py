@@ -180,3 +180,45 @@ def test_a_game_opened_on_a_small_phone_shows_its_first_turn_whole(page: Page, l
         assert in_view(page, "#panel form.entry button[name=rolls]"), width
         assert in_view(page, "#panel fieldset label"), width
         assert (page.evaluate("window.scrollY") > 0) == (width == 320), width
+
+
+def test_undo_stays_in_view_under_the_news_as_a_round_ends(page: Page, live_server: str):
+    """Six long names on a 390x844 phone: as a Mitchi round ended, the round's news above the glance
+    and the next round's "starts, sets the roll limit" pushed Undo below the screen (its bottom at
+    874 to 932 px); in Mice and Men, the next round's penalty, "still in" and "ran" boxes too
+    (found by a review). The page brings Undo up as far as the news and the glance stay in view,
+    also on a German page opened afresh; the opening's boxes wait for the penalty."""
+    from .test_mice_and_men_browser import choose, open_at, reveal
+    from .test_mitchi_browser import turn
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    names = ["Alexandra", "Benedikt", "Charlotte", "Dominik", "Elisabeth", "Friedrich"]
+    register(page, live_server)
+    set_up(page, live_server, "mitchi", names)
+    for a, b in ((3, 1), (5, 4), (6, 6), (6, 5), (5, 5), (4, 4)):
+        with swapped(page):
+            turn(page, a, b, 1)
+    expect(page.locator("#panel .news")).to_contain_text("Round 1: Alexandra takes the pot")
+    for selector in ("#panel .news", "#panel .glance", "#panel .now", ".undo-redo button"):
+        assert in_view(page, selector), f"{selector} is out of view as a Mitchi round ends"
+    game = page.url
+    page.goto(live_server + "/settings")
+    page.get_by_role("button", name="Deutsch").click()
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.goto(game)
+    expect(page.locator("#panel .news")).to_contain_text("Runde 1")
+    assert in_view(page, "#panel .news") and in_view(page, ".undo-redo button"), "German, opened afresh"
+    page.goto(live_server + "/settings")
+    page.get_by_role("button", name="English").click()
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+
+    set_up(page, live_server, "mice-and-men", names, starter=0)
+    open_at(page, 3)
+    for _ in range(4):
+        choose(page, "Run with the mice")
+    choose(page, "Join the men")
+    reveal(page, "Alexandra", 5, 6, 1)
+    reveal(page, "Friedrich", 2, 2, 1)
+    expect(page.locator("#panel .news")).to_contain_text("Friedrich takes the penalty")
+    for selector in ("#panel .news", "#panel .glance", "#panel .now", ".undo-redo button"):
+        assert in_view(page, selector), f"{selector} is out of view as a Mice and Men round ends"

@@ -220,7 +220,7 @@ def test_mice_and_men_in_german(de):
     game = new_game(de, "mice-and-men", players=("Ann", "Ben", "Cat", "Dan"), starter="0", rounds=1)
     page = de.get(f"/games/{game}").data
     german(page, "Runde 1 von 1", "Eröffner Ann", "Ann eröffnet Runde 1: Wie hoch ist die Strafe?",
-           "noch nicht angesagt (Eröffnung von 1 bis 10)", "Ann sagt eine Strafe an (1 bis 10)",
+           "Ann sagt eine Strafe an (1 bis 10)",
            "Strafpunkte (die wenigsten gewinnen)")
     no_english(page, "opens round", "not announced yet", "Penalty points")
 

@@ -332,6 +332,19 @@ def test_the_live_view_of_a_game_not_begun_asks_who_starts(app, client, auth):
     assert "Not chosen yet" not in page and "Anyone may act" not in page
 
 
+def test_the_live_view_of_a_round_not_opened_keeps_the_penalty_box_the_scorers_page_leaves_out(app, client, auth):
+    """Before the penalty is announced the scorer's page leaves out the penalty, "still in" and
+    "ran" boxes (its pad says the range; Undo stays in view); the table's view has no pad and
+    says the range there."""
+    auth.register()
+    gid = new_game(client, name="mice-and-men", players=("Ann", "Ben", "Cat", "Dan"), starter="0")
+    page = text_of(app.test_client().get(turn_on(client, gid)).data)
+    assert "Penalty not announced yet (opening range 1 to 10)" in page
+    assert "Still in Ann, Ben, Cat, Dan" in page and "Ran with the mice nobody yet" in page
+    scorer = text_of(client.get(f"/games/{gid}").data)
+    assert "announces a penalty (1 to 10)" in scorer and "not announced yet" not in scorer
+
+
 def test_the_live_view_shows_each_game_midway_and_at_its_end(app, client, auth):
     import io
     import json

@@ -70,7 +70,10 @@ def test_round_page_at_the_opening(client, game):
     assert "Round 1 of 2" in t
     assert "Opener Ann" in t
     assert "Ann opens round 1: the penalty?" in t
-    assert "not announced yet (opening range 1 to 10)" in t
+    # The pad says the range; no penalty, "still in" or "ran" box before the announcement (Undo
+    # stays in view under the pad as a round ends).
+    assert "Ann announces a penalty (1 to 10)" in t
+    assert "not announced yet" not in t and "Still in" not in t and "Ran with the mice" not in t
     html = page.data.decode()
     # The opening range as big buttons, 1 to 10, each a real form submit.
     for n in range(1, 11):
@@ -233,7 +236,7 @@ def test_chosen_opener_is_named_each_round(client, auth):
                     opening_range=[2, 20], run_penalty=1)
     page = client.get(f"/games/{game}").data
     t = text(page)
-    assert "Cat opens round 1" in t and "opening range 2 to 20" in t
+    assert "Cat opens round 1" in t and "Cat announces a penalty (2 to 20)" in t
     # More than twelve openings: buttons 2..13 and a number input for the rest.
     html = page.decode()
     assert 'value="13">13</button>' in html and 'value="14">14</button>' not in html
