@@ -167,6 +167,24 @@
     // The next action's controls too, as far as they fit, keeping the outcome in view; then Undo
     // under them, keeping the glance in view as well (Undo was below a 390x844 screen as a round
     // ended, with the round's news above the pad; found by a review).
+    keepPadInView(panel);
+  }
+  // A phone following another's entries, its pad on the screen: the pad (and Undo) stay on it as
+  // the round's news comes in above them, scrolling down only, and only as far as the news stays
+  // in view (the pad went below a 390x844 screen as a round ended; found by a review). A phone
+  // whose person scrolled away from the pad keeps its place.
+  var following = false;
+  function padInView(panel) {
+    var forms = Array.prototype.filter.call(panel.querySelectorAll("form.entry"), function (f) {
+      return !f.closest("details:not([open])");
+    });
+    return forms.length > 0 && forms.every(function (f) {
+      var r = f.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    });
+  }
+  function keepPadInView(panel) {
+    var now = panel.querySelector(".now") || panel;
     below(panel, "form.entry", ".news, .msg, .now", now);
     below(panel, ".undo-redo", ".news, .msg, .now, .glance", now);
   }
@@ -328,6 +346,8 @@
       if (back !== null && !panel.hasAttribute("data-polled")) showOffline(false);
       showOutcome(panel, panel.hasAttribute("data-polled"));
       if (!panel.hasAttribute("data-polled")) refocus(panel);
+      else if (following) keepPadInView(panel);
+      following = false;
     }
     keepPage();
   });
@@ -350,6 +370,7 @@
     else {
       picked = pickedIn(panel);  // taken as this answer replaces the panel, used by its htmx:load
       polledIn = true;
+      following = padInView(panel);
     }
   });
 

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import register, set_up
+from .conftest import register, set_up, swapped
 from .test_mitchi_browser import turn
 
 
@@ -435,3 +435,42 @@ def test_a_rematch_tapped_on_one_phone_leads_the_other_and_the_table_screen_ther
     other.get_by_role("link", name="Open the rematch").click()
     other.wait_for_url(page.url)
     expect(other.locator("#panel")).to_contain_text("Who starts?")
+
+
+def test_a_following_phone_keeps_its_pad_and_undo_in_view_as_a_round_ends(page: Page, phone, live_server: str):
+    """Six long names on two 390x844 phones: as another phone's entry ended a round, the news and
+    "The game moved on …" came in above the pad of the phone following, and its "in N" buttons
+    and Undo went below the screen (found by a review). A phone whose pad was on the screen keeps
+    the pad and Undo on it, the news too; one scrolled away from the pad keeps its place."""
+    from .test_outcome_in_view import in_view
+
+    names = ["Alexandra", "Benedikt", "Charlotte", "Dominik", "Elisabeth", "Friedrich"]
+    page.set_viewport_size({"width": 390, "height": 844})
+    register(page, live_server, "fran")
+    set_up(page, live_server, "mitchi", names, starter=0)
+    game_url = page.url
+    other = phone()
+    other.set_viewport_size({"width": 390, "height": 844})
+    log_in(other, live_server, "fran")
+    other.goto(game_url)
+    for a, b in ((3, 1), (5, 4), (6, 6), (6, 5), (5, 5)):
+        with swapped(page):
+            turn(page, a, b, 1)
+    expect(other.locator("#panel")).to_contain_text("Friedrich's turn")
+    other.wait_for_timeout(300)
+    assert in_view(other, "#panel form.entry"), "the following phone's pad is off its screen before the round ends"
+    turn(page, 4, 4, 1)  # Friedrich's turn, the round's last, entered on the first phone
+    expect(other.locator("#panel .news")).to_contain_text("Round 1: Alexandra takes the pot")
+    for selector in ("#panel .news", "#panel .now", "#panel form.entry button[name=rolls]", ".undo-redo button"):
+        assert in_view(other, selector), f"{selector} is off the following phone's screen as the round ends"
+
+    # Scrolled up to the page's top on a smaller phone, the pad partly below the screen: the place
+    # is kept, not moved down to the pad.
+    other.set_viewport_size({"width": 390, "height": 640})
+    other.evaluate("window.scrollTo(0, 0)")
+    other.wait_for_timeout(300)
+    assert not in_view(other, "#panel form.entry")
+    turn(page, 2, 1, 1)  # Alexandra's Mitchi
+    expect(other.locator("#panel")).to_contain_text("Benedikt's turn")
+    other.wait_for_timeout(300)
+    assert other.evaluate("window.scrollY") == 0
