@@ -949,20 +949,24 @@ def removed_games(session: Session, group_id: int) -> list[Game]:
     return list(session.exec(stmt))
 
 
-def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None, int | None] | None:
-    """What changed the log last: ``(entry, name, seq)``: the entry stored last of those in the log,
-    the name of the account that entered it (None if unknown), and ``seq`` when that entry is a
-    correction (it replaced the entry ``seq``), else None. None for an empty log. One query,
-    whatever the log's length."""
-    replaced = aliased(Entry)
-    row = session.execute(select(Entry.data, User.username, Entry.seq, replaced.id)
+def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None, int | None, bool] | None:
+    """What changed the log last: ``(entry, name, seq, redone)``: the entry stored last of those in
+    the log, the name of the account that entered it (None if unknown), ``seq`` when that entry is
+    a correction (it replaced the entry ``seq``), else None, and ``redone``: True when it is an
+    entry put back by Redo (the row before it at its position is the undone one Redo marked
+    ``redone``). None for an empty log. One query, whatever the log's length."""
+    replaced, before = aliased(Entry), aliased(Entry)
+    previous = (select(before.status).where(before.game_id == Entry.game_id, before.seq == Entry.seq,
+                                            before.id < Entry.id)
+                .order_by(before.id.desc()).limit(1).correlate(Entry).scalar_subquery())
+    row = session.execute(select(Entry.data, User.username, Entry.seq, replaced.id, previous)
                           .outerjoin(User, User.id == Entry.entered_by)
                           .outerjoin(replaced, replaced.replaced_by_id == Entry.id)
                           .where(Entry.game_id == loaded.game.id, Entry.status == "active")
                           .order_by(Entry.id.desc()).limit(1)).first()
     if row is None:
         return None
-    return json.loads(row[0]), row[1], row[2] if row[3] is not None else None
+    return json.loads(row[0]), row[1], row[2] if row[3] is not None else None, row[4] == "redone"
 
 
 def undone_by(session: Session, loaded: Loaded) -> str | None:

@@ -266,7 +266,8 @@ def _who_entered(session, loaded: service.Loaded, news: bool = False) -> str:
     it is the account's own, entered on this phone or another); after a correction
     "Last change, by ben: entry 3 corrected to Ben: 6-4 in 1."; after an undo
     (the entry Redo would put back: any other change forgets it) "Last change, by ann: Ben: 4-2
-    in 1 was undone.", as the last entry is then not what changed. With ``news`` (a poll brought
+    in 1 was undone.", as the last entry is then not what changed; after a Redo "Last change, by
+    ann: Ben: 4-2 in 1 was put back with Redo.". With ``news`` (a poll brought
     it), headed "The game moved on." after an entry, "The game changed." after an undo or a
     correction (it moved nothing on)."""
     moved, changed = (_("The game moved on."), _("The game changed.")) if news else ("", "")
@@ -283,8 +284,14 @@ def _who_entered(session, loaded: service.Loaded, news: bool = False) -> str:
     last = service.last_entry(session, loaded)
     if last is None:
         return changed
-    entry, name, corrected = last
-    if corrected and name == me:
+    entry, name, corrected, redone = last
+    if redone and name == me:
+        said = _("Last change, by you: %(entry)s was put back with Redo.", entry=describe(entry))
+    elif redone and name:
+        said = _("Last change, by %(name)s: %(entry)s was put back with Redo.", name=name, entry=describe(entry))
+    elif redone:
+        said = _("Last change: %(entry)s was put back with Redo.", entry=describe(entry))
+    elif corrected and name == me:
         said = _("Last change, by you: entry %(seq)s corrected to %(entry)s.", seq=corrected,
                  entry=describe(entry))
     elif corrected and name:
@@ -298,7 +305,7 @@ def _who_entered(session, loaded: service.Loaded, news: bool = False) -> str:
         said = _("Last entry, by %(name)s: %(entry)s.", name=name, entry=describe(entry))
     else:
         said = _("Last entry: %(entry)s.", entry=describe(entry))
-    return f"{changed if corrected else moved} {said}".strip()
+    return f"{changed if corrected or redone else moved} {said}".strip()
 
 
 @bp.route("/<int:game_id>/poll")

@@ -464,7 +464,17 @@ def test_after_a_redo_another_phone_is_told_who_put_it_back(app, client, auth):
     assert r.status_code == 200
     late = ben.post(f"/games/{gid}/entries", data={"type": "turn", "player": "Ben", "hand.0": "4", "hand.1": "4",
                                                    "rolls": "1", "version": bens_page}, headers=HX)
-    assert late.status_code == 409 and "Last entry, by ann: Ann: 6-5 in 1." in late.data.decode()
+    assert late.status_code == 409 and "Last change, by ann: Ann: 6-5 in 1 was put back with Redo." in late.data.decode()
+    # Polled: the game changed (Redo put back what the undo took), it did not move on.
+    polled = ben.get(f"/games/{gid}/poll?v={bens_page}", headers=HX).data.decode()
+    assert "The game changed. Last change, by ann: Ann: 6-5 in 1 was put back with Redo." in polled
+    # Undone again and another entry made at that position: an entry again, though a row put back
+    # by Redo is among those before it there.
+    version = version_of(client.get(f"/games/{gid}").data)
+    version = version_of(client.post(f"/games/{gid}/undo", data={"version": version}, headers=HX).data)
+    client.post(f"/games/{gid}/entries", data={**turn, "hand.0": "5", "hand.1": "5", "version": version}, headers=HX)
+    r = ben.post(f"/games/{gid}/undo", data={"version": version}, headers=HX)
+    assert r.status_code == 409 and "Last entry, by ann: Ann: 5-5 in 1." in r.data.decode()
 
 
 def test_the_live_link_follows_the_table_to_its_rematch(app, client, auth):
