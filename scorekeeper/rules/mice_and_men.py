@@ -102,6 +102,14 @@ def score_of(dice: Any) -> int:
     return value_of(parse_dice(dice, DICE, "dice"))
 
 
+def _lowest(rnd: "Round") -> tuple[int, list[str]]:
+    """The lowest score among the round's reveals so far and who revealed it, seat order (rule 4).
+    The round has at least one reveal."""
+    scores = {p: value_of(d) for p, d in rnd.reveals.items()}
+    low = min(scores.values())
+    return low, [p for p in rnd.in_play if scores.get(p) == low]
+
+
 @dataclass
 class Action:
     """One step of a round's bidding: ``open``, ``lead``, ``join`` or ``run``."""
@@ -283,6 +291,14 @@ class MiceAndMen(GameState):
         if self.round is None:
             return {}
         return {p: value_of(d) for p, d in self.round.reveals.items()}
+
+    @property
+    def lowest_so_far(self) -> tuple[int, list[str]] | None:
+        """At the showdown: ``(score, players)``, the lowest score revealed so far in the round in
+        play (as :func:`value_of`, e.g. 221) and who revealed it, seat order: who takes the penalty
+        should everyone still to reveal show more (docs/rules.md §Mice and Men 4). None before
+        the round's first reveal, and between rounds."""
+        return _lowest(self.round) if self.round is not None and self.round.reveals else None
 
     def min_lead(self) -> int | None:
         """The smallest lead allowed now (current penalty + 1), None outside the bidding."""
@@ -534,9 +550,7 @@ class MiceAndMen(GameState):
         rnd.reveals[player] = dice
         if rnd.to_reveal:
             return
-        scores = {p: value_of(d) for p, d in rnd.reveals.items()}
-        low = min(scores.values())
-        lowest = [p for p in rnd.in_play if scores[p] == low]
+        _, lowest = _lowest(rnd)
         takers = lowest if len(lowest) == 1 or self.tie == "all" else []
         rnd.takers = takers
         for p in takers:

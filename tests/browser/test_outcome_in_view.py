@@ -187,7 +187,9 @@ def test_undo_stays_in_view_under_the_news_as_a_round_ends(page: Page, live_serv
     and the next round's "starts, sets the roll limit" pushed Undo below the screen (its bottom at
     874 to 932 px); in Mice and Men, the next round's penalty, "still in" and "ran" boxes too
     (found by a review). The page brings Undo up as far as the news and the glance stay in view,
-    also on a German page opened afresh; the opening's boxes wait for the penalty."""
+    also on a German page opened afresh; the opening's boxes wait for the penalty. At the showdown
+    the glance says the lowest score so far in one box for "still in" and "ran", and Undo stays in
+    view after each reveal."""
     from .test_mice_and_men_browser import choose, open_at, reveal
     from .test_mitchi_browser import turn
 
@@ -217,7 +219,14 @@ def test_undo_stays_in_view_under_the_news_as_a_round_ends(page: Page, live_serv
     for _ in range(4):
         choose(page, "Run with the mice")
     choose(page, "Join the men")
+    # The showdown: the lowest score so far (a review found no reveal confirmed on the screen),
+    # and Undo under the pad, after each reveal.
+    expect(page.locator("#panel .glance")).to_contain_text("Lowest score so far" + "none yet")
+    assert in_view(page, ".undo-redo button"), "Undo is out of view as the showdown begins"
     reveal(page, "Alexandra", 5, 6, 1)
+    expect(page.locator("#panel .glance")).to_contain_text("Lowest score so far" + "651 · Alexandra")
+    for selector in ("#panel .glance", ".undo-redo button"):
+        assert in_view(page, selector), f"{selector} is out of view after a reveal"
     reveal(page, "Friedrich", 2, 2, 1)
     expect(page.locator("#panel .news")).to_contain_text("Friedrich takes the penalty")
     for selector in ("#panel .news", "#panel .glance", "#panel .now", ".undo-redo button"):

@@ -374,6 +374,28 @@ def test_showdown(tie, reveals, takers):
     assert g.phase == "opening" and g.opener == "Ben" and g.round_number == 2
 
 
+@pytest.mark.parametrize(
+    "reveals, lowest",
+    [
+        # reveal by reveal: (player, dice) -> the lowest so far after it; after the last the round
+        # is over, and Ben, the lowest before it, took the penalty
+        ([("Dan", [1, 5, 6]), ("Ben", [3, 3, 1]), ("Ann", [6, 6, 6])], [(651, ["Dan"]), (331, ["Ben"]), None]),
+        # a tie: both, in seat order, whatever the order revealed
+        ([("Dan", [2, 2, 1]), ("Ann", [1, 2, 2])], [(221, ["Dan"]), (221, ["Ann", "Dan"])]),
+    ],
+)
+def test_lowest_so_far_at_the_showdown(reveals, lowest):
+    """docs/rules.md §Mice and Men 4: the hand that takes the penalty should the rest show more."""
+    g = game([A("Ann", 3), J("Ben"), R("Cat"), J("Dan")])
+    assert g.phase == "showdown" and g.lowest_so_far is None
+    for (player, dice), expected in zip(reveals, lowest, strict=True):
+        g.apply(V(player, dice))
+        assert g.lowest_so_far == expected
+    if len(reveals) == 3:
+        assert g.phase == "opening" and g.rounds[0].takers == ["Ben"]
+    assert game(lone("Ann")).lowest_so_far is None
+
+
 def test_showdown_state_and_refusals():
     g = game([A("Ann", 3), J("Ben"), R("Cat"), J("Dan"), V("Dan", [1, 5, 6])])
     assert g.revealed == {"Dan": 651} and g.to_reveal == ["Ann", "Ben"]

@@ -232,7 +232,7 @@ def test_mice_and_men_in_german(de):
     post(de, game, "join", "Cat")
     r = post(de, game, "join", "Dan")
     german(r.data, "Aufdecken bei Strafe 4: noch zeigen: Ann, Cat, Dan", "Wer zeigt", "Dritter Würfel",
-           "Mit den Mäusen gelaufen Ben (+3)", "mit den Mäusen gelaufen")
+           "Niedrigster Wert bisher noch keiner", "mit den Mäusen gelaufen")
     no_english(r.data, "Showdown", "to reveal", "Ran with the mice")
     post(de, game, "reveal", "Ann", dice_0=6, dice_1=5, dice_2=4)
     post(de, game, "reveal", "Cat", dice_0=6, dice_1=5, dice_2=4)

@@ -113,6 +113,8 @@ def test_each_choice_and_the_showdown(client, game):
     r = play(client, game, [("join", "Ann", {}), ("join", "Ben", {})])
     t = text(r.data)
     assert "Showdown at penalty 7: Ann, Ben, Dan to reveal" in t
+    # The showdown's glance: the lowest score so far, not who is still in (they reveal) or who ran.
+    assert "Lowest score so far none yet" in t and "Still in" not in t and "Ran with the mice Cat" not in t
     html = r.data.decode()
     assert html.count('name="player" value="') >= 3 and 'name="dice.2"' in html
 
@@ -121,7 +123,9 @@ def test_each_choice_and_the_showdown(client, game):
     r = reveal(client, game, v, "Dan", (6, 1, 5))
     assert r.status_code == 200, messages(r.data)
     assert "Ben to reveal" in text(r.data) and "<strong>651</strong>" in r.data.decode()
+    assert "Lowest score so far 651 · Dan" in text(r.data)
     r = reveal(client, game, v + 1, "Ben", (2, 3, 1))
+    assert "Lowest score so far 321 · Ben" in text(r.data)
     r = reveal(client, game, v + 2, "Ann", (4, 4, 2))
     assert r.status_code == 200, messages(r.data)
     t = text(r.data)
