@@ -345,6 +345,23 @@ def test_the_live_view_of_a_round_not_opened_keeps_the_penalty_box_the_scorers_p
     assert "announces a penalty (1 to 10)" in scorer and "not announced yet" not in scorer
 
 
+def test_a_roll_offs_end_is_said_on_the_scorers_page_and_the_live_view(app, client, auth):
+    """Each game: the roll-off decided, both pages say its dice and who won (they moved on to the
+    starter's turn without a word of it; found by a review); Mice and Men's winner opens round 1."""
+    auth.register()
+    viewer = app.test_client()
+    for name, players, ends in (("mitchi", ("Ann", "Ben", "Cat"), "starts"), ("mia", ("Ann", "Ben", "Cat"), "starts"),
+                                ("mice-and-men", ("Ann", "Ben", "Cat", "Dan"), "opens round 1")):
+        gid = new_game(client, name=name, players=players, starter="rolloff")
+        path = turn_on(client, gid)
+        for player, die in zip(players, (2, 5, 1, 3)):
+            r = enter(client, gid, type="startroll", player=player, die=str(die))
+            assert r.status_code in (200, 303), (name, r.status_code)
+        said = f"Roll-off: {', '.join(f'{p} {d}' for p, d in zip(players, (2, 5, 1, 3)))}. Ben rolled highest and {ends}."
+        assert said in text_of(client.get(f"/games/{gid}").data), name
+        assert said in text_of(viewer.get(path).data), name
+
+
 def test_the_live_view_shows_each_game_midway_and_at_its_end(app, client, auth):
     import io
     import json

@@ -323,6 +323,13 @@ def test_rolloff_from_setup(client, auth):
     assert said == ["Rolled so far: Ann 5.", "Rolled so far: Ann 5, Ben 5.",
                     "Rolled so far: Ann 5, Ben 5, Cat 2.",  # Ann and Ben tied: they roll again
                     "Rolled so far: Ann 5, Ben 5, Cat 2; then Ann 3.", None], said
+    # Decided: the roll-off's end is said once, over the starter's turn (it moved on without a word).
+    news = re.findall(r'<p class="news">(.*?)</p>', r.data.decode(), re.S)
+    assert [re.sub(r"<[^>]+>", "", n) for n in news] == [
+        "Roll-off: Ann 5, Ben 5, Cat 2; then Ann 3, Ben 6. Ben rolled highest and starts."]
+    r = client.post(f"/games/{game}/entries", data={"version": str(v), "type": "turn", "player": "Ben",
+                                                    "hand.0": "4", "hand.1": "2", "rolls": "1"}, headers=HX)
+    assert r.status_code == 200 and "Roll-off:" not in r.data.decode()
 
 
 def test_setup_refuses_a_starter_without_a_name(client, auth):
