@@ -24,6 +24,15 @@ def in_view(page: Page, selector: str) -> bool:
     return True
 
 
+def in_language(page: Page, base: str, name: str, code: str) -> None:
+    """Switch the account's language in Settings, then open again the page it was on."""
+    back = page.url
+    page.goto(base + "/settings")
+    page.get_by_role("button", name=name).click()
+    page.wait_for_function(f"() => document.documentElement.lang === '{code}'")
+    page.goto(back)
+
+
 def test_outcome_and_next_action_in_view(page: Page, live_server: str):
     page.set_viewport_size({"width": 412, "height": 915})
     base = live_server
@@ -156,11 +165,7 @@ def test_undo_stays_in_view_in_a_tie_break_of_six_long_names_in_english_and_germ
     assert in_view(page, ".undo-redo button"), "Undo is below the fold after a Mitchi in a tie-break"
     with swapped(page):
         page.locator(".undo-redo button").click()
-    game = page.url
-    page.goto(live_server + "/settings")
-    page.get_by_role("button", name="Deutsch").click()
-    page.wait_for_function("() => document.documentElement.lang === 'de'")
-    page.goto(game)
+    in_language(page, live_server, "Deutsch", "de")
     expect(page.locator("#panel")).to_contain_text("Stechen")
     assert in_view(page, ".undo-redo button"), "Redo or Undo is below the fold in a German tie-break"
 
@@ -203,16 +208,10 @@ def test_undo_stays_in_view_under_the_news_as_a_round_ends(page: Page, live_serv
     expect(page.locator("#panel .news")).to_contain_text("Round 1: Alexandra takes the pot")
     for selector in ("#panel .news", "#panel .glance", "#panel .now", ".undo-redo button"):
         assert in_view(page, selector), f"{selector} is out of view as a Mitchi round ends"
-    game = page.url
-    page.goto(live_server + "/settings")
-    page.get_by_role("button", name="Deutsch").click()
-    page.wait_for_function("() => document.documentElement.lang === 'de'")
-    page.goto(game)
+    in_language(page, live_server, "Deutsch", "de")
     expect(page.locator("#panel .news")).to_contain_text("Runde 1")
     assert in_view(page, "#panel .news") and in_view(page, ".undo-redo button"), "German, opened afresh"
-    page.goto(live_server + "/settings")
-    page.get_by_role("button", name="English").click()
-    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    in_language(page, live_server, "English", "en")
 
     set_up(page, live_server, "mice-and-men", names, starter=0)
     open_at(page, 3)
