@@ -136,6 +136,9 @@ class Game(SQLModel, table=True):
     #: The account that set the game up (None for imported games and those set up before
     #: migration 0022, but for practice games it could tell). A practice game is its alone.
     started_by: int | None = Field(default=None, foreign_key="user.id")
+    #: The game whose Rematch made this one (None for others; migration 0023 gave games made
+    #: before the newest earlier one with the same players and options finished before them).
+    rematch_of: int | None = Field(default=None, foreign_key="game.id", index=True)
     #: Practice only: what was rolled but not entered yet (the person's turn in progress), JSON.
     practice_state: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     #: SHA-256 of the game, seats, options and active log (``services.games.content_hash``),

@@ -873,17 +873,18 @@ def rematch(session: Session, game: Game, version: int | None, entered_by: int |
         set_committed_value(game, "live_token", None)
     new = create_game(session, game.group_id, game.game, json.loads(game.players), json.loads(game.options),
                       [], entered_by=entered_by)
+    new.rematch_of = game.id
     if link is not None:
         new.live_token = link
-        session.flush()
+    session.flush()
     return new
 
 
 def latest_rematch(session: Session, game: Game) -> Game | None:
-    """The newest later game of the same group, kind, players and options (a rematch made already)."""
-    stmt = (select(Game).where(Game.group_id == game.group_id, Game.game == game.game,
-                               Game.players == game.players, Game.options == game.options, Game.id > game.id)
-            .order_by(Game.id.desc()).limit(1))
+    """The newest game made by ``game``'s Rematch (``Game.rematch_of``), or None. A game set up by
+    hand with the same players and options is none (it passed for one while ``game`` was still
+    being played, and its page offered no Rematch: a review)."""
+    stmt = select(Game).where(Game.rematch_of == game.id).order_by(Game.id.desc()).limit(1)
     return session.exec(stmt).first()
 
 

@@ -132,3 +132,22 @@ def test_a_phone_on_the_finished_game_is_led_to_the_rematch_another_phone_starte
     client.post(f"/games/{new_id}/remove")
     page = ben.get(f"/games/{table.game}").data.decode()
     assert "Rematch:" in page and "Open the rematch" not in page
+
+
+def test_a_game_set_up_by_hand_with_the_same_players_is_no_rematch(client, auth):
+    """A game set up by hand with the table's players and options while the first was being
+    played passed for its rematch: the finished game said "You started a rematch" and offered
+    none (found by a review). Only its Rematch makes one, which its page then leads to."""
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Cat", "Ann", "Ben"), starter="0", lives=1,
+                                   pass_back="may-pass"))
+    by_hand = new_game(client, "mia", players=("Cat", "Ann", "Ben"), starter="0", lives=1, pass_back="may-pass")
+    table.quick("Cat", "Ann", 42, (4, 2))
+    table.quick("Cat", "Ben", 42, (4, 2))  # Cat wins
+    page = client.get(f"/games/{table.game}").data.decode()
+    assert "Rematch: same players" in page and "Open the rematch" not in page
+    r = client.post(f"/games/{table.game}/rematch", data={"version": str(table.version)})
+    new_id = int(re.search(r"/games/(\d+)$", r.headers["Location"]).group(1))
+    assert new_id not in (table.game, by_hand)
+    page = client.get(f"/games/{table.game}").data.decode()
+    assert "Open the rematch" in page and f'href="/games/{new_id}"' in page
