@@ -170,10 +170,10 @@
     keepPadInView(panel);
   }
   // A phone following another's entries, its pad on the screen: the pad (and Undo) stay on it as
-  // the round's news comes in above them, scrolling down only, and only as far as the news stays
-  // in view (the pad went below a 390x844 screen as a round ended; found by a review). A phone
-  // whose person scrolled away from the pad keeps its place.
-  var following = false;
+  // the round's news comes in above them, as far as the news stays in view (the pad went below a
+  // 390x844 screen as a round ended; found by a review), and as the news goes. A phone whose
+  // person scrolled away from the pad keeps its place.
+  var following = false, nowWas = null;
   function padInView(panel) {
     var forms = Array.prototype.filter.call(panel.querySelectorAll("form.entry"), function (f) {
       return !f.closest("details:not([open])");
@@ -182,6 +182,13 @@
       var r = f.getBoundingClientRect();
       return r.top >= 0 && r.bottom <= window.innerHeight;
     });
+  }
+  // The turn's line slid up off the screen (the news above it went: a second review): it goes
+  // back to where it was; then down only, as far as the pad needs.
+  function followPad(panel) {
+    var now = panel.querySelector(".now"), top = now ? now.getBoundingClientRect().top : 0;
+    if (nowWas !== null && nowWas >= 0 && top < 0) window.scrollBy({ top: top - nowWas, behavior: "instant" });
+    keepPadInView(panel);
   }
   function keepPadInView(panel) {
     var now = panel.querySelector(".now") || panel;
@@ -346,7 +353,7 @@
       if (back !== null && !panel.hasAttribute("data-polled")) showOffline(false);
       showOutcome(panel, panel.hasAttribute("data-polled"));
       if (!panel.hasAttribute("data-polled")) refocus(panel);
-      else if (following) keepPadInView(panel);
+      else if (following) followPad(panel);
       following = false;
     }
     keepPage();
@@ -371,6 +378,8 @@
       picked = pickedIn(panel);  // taken as this answer replaces the panel, used by its htmx:load
       polledIn = true;
       following = padInView(panel);
+      var now = panel.querySelector(".now");
+      nowWas = now ? now.getBoundingClientRect().top : null;
     }
   });
 

@@ -441,7 +441,8 @@ def test_a_following_phone_keeps_its_pad_and_undo_in_view_as_a_round_ends(page: 
     """Six long names on two 390x844 phones: as another phone's entry ended a round, the news and
     "The game moved on …" came in above the pad of the phone following, and its "in N" buttons
     and Undo went below the screen (found by a review). A phone whose pad was on the screen keeps
-    the pad and Undo on it, the news too; one scrolled away from the pad keeps its place."""
+    the pad and Undo on it, the news too, and as the news goes again; one scrolled away from the
+    pad keeps its place."""
     from .test_outcome_in_view import in_view
 
     names = ["Alexandra", "Benedikt", "Charlotte", "Dominik", "Elisabeth", "Friedrich"]
@@ -463,6 +464,16 @@ def test_a_following_phone_keeps_its_pad_and_undo_in_view_as_a_round_ends(page: 
     expect(other.locator("#panel .news")).to_contain_text("Round 1: Alexandra takes the pot")
     for selector in ("#panel .news", "#panel .now", "#panel form.entry button[name=rolls]", ".undo-redo button"):
         assert in_view(other, selector), f"{selector} is off the following phone's screen as the round ends"
+    # Scrolled on to the turn's line at the screen's top, the pad under it: the next round's first
+    # entry takes the news away above them, and the pad slid off the top of the screen (a second
+    # review); it stays on it.
+    other.evaluate("window.scrollBy(0, document.querySelector('#panel .now').getBoundingClientRect().top - 12)")
+    other.wait_for_timeout(300)
+    assert in_view(other, "#panel form.entry")
+    turn(page, 3, 2, 1)  # Alexandra starts round 2
+    expect(other.locator("#panel .now")).to_contain_text("Benedikt's turn")
+    for selector in ("#panel .now", "#panel form.entry", ".undo-redo button"):
+        assert in_view(other, selector), f"{selector} is off the following phone's screen after the round's first turn"
 
     # Scrolled up to the page's top on a smaller phone, the pad partly below the screen: the place
     # is kept, not moved down to the pad.
@@ -470,7 +481,7 @@ def test_a_following_phone_keeps_its_pad_and_undo_in_view_as_a_round_ends(page: 
     other.evaluate("window.scrollTo(0, 0)")
     other.wait_for_timeout(300)
     assert not in_view(other, "#panel form.entry")
-    turn(page, 2, 1, 1)  # Alexandra's Mitchi
-    expect(other.locator("#panel")).to_contain_text("Benedikt's turn")
+    turn(page, 2, 1, 1)  # Benedikt's Mitchi
+    expect(other.locator("#panel")).to_contain_text("Charlotte's turn")
     other.wait_for_timeout(300)
     assert other.evaluate("window.scrollY") == 0
