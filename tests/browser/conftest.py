@@ -97,7 +97,11 @@ def set_up(page, base: str, game: str, players: list[str], starter: int | None =
     else:
         seats.nth(starter).get_by_label("starts").check()
     for key, value in options.items():
-        page.locator(f"[name=opt_{key}]").fill(str(value))
+        field = page.locator(f"[name=opt_{key}]")
+        if field.first.get_attribute("type") == "radio":  # a choice ("order": "sum")
+            page.locator(f"[name=opt_{key}][value='{value}']").check()
+        else:
+            field.fill(str(value))
     page.get_by_role("button", name="Start the game", exact=True).last.click()
     page.wait_for_url(f"{base}/games/*")
 

@@ -207,6 +207,30 @@ def test_mia_in_german_fits_a_320_px_phone(page: Page, live_server: str):
     assert page.evaluate(BROKEN_WORDS, ".glance dd") == []
 
 
+def test_mia_in_the_sum_order_keeps_each_values_digits_together_at_320_px(page: Page, live_server: str):
+    """The sum order's buttons ("31 (sum 4)", four across) broke the value's two digits one over
+    the other at 320 px ("3" over "1", misread at the table; found by a review), in English and
+    German. The value stays on one line, the sum under it, inside the button."""
+    base = live_server
+    register(page, base, "summen")
+    page.set_viewport_size({"width": 320, "height": 640})
+    set_up(page, base, "mia", ["Ann", "Ben", "Cat"], starter=0, order="sum")
+    game = page.url
+    lines = """() => [...document.querySelectorAll('#panel .mia-values button')].map(b => {
+        const text = [...b.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+        const range = document.createRange(); range.selectNodeContents(text);
+        return [text.textContent.trim(), range.getClientRects().length];
+    }).filter(([, n]) => n !== 1)"""
+    for language, code in (("English", "en"), ("Deutsch", "de")):
+        page.goto(base + "/settings")
+        page.locator(f".language-switch button[value={code}]").click()
+        page.wait_for_load_state()
+        page.goto(game)
+        assert page.locator("#panel .mia-values button small").count() == 14, language  # 21 values, 6 doubles and Mia
+        assert page.evaluate(lines) == [], language
+        assert fits(page), (language, spills(page))
+
+
 #: Names of usual length, longer than "Ann" (found by a review: "Annemar / ie" in German at 320 px).
 USUAL = ["Annemarie", "Bernhard", "Christoph", "Dorothea"]
 
