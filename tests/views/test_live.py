@@ -347,7 +347,8 @@ def test_the_live_view_of_a_round_not_opened_keeps_the_penalty_box_the_scorers_p
 
 def test_a_roll_offs_end_is_said_on_the_scorers_page_and_the_live_view(app, client, auth):
     """Each game: the roll-off decided, both pages say its dice and who won (they moved on to the
-    starter's turn without a word of it; found by a review); Mice and Men's winner opens round 1."""
+    starter's turn without a word of it; found by a review); Mice and Men's winner opens round 1.
+    While it runs, the live view says the dice so far."""
     auth.register()
     viewer = app.test_client()
     for name, players, ends in (("mitchi", ("Ann", "Ben", "Cat"), "starts"), ("mia", ("Ann", "Ben", "Cat"), "starts"),
@@ -360,6 +361,14 @@ def test_a_roll_offs_end_is_said_on_the_scorers_page_and_the_live_view(app, clie
         said = f"Roll-off: {', '.join(f'{p} {d}' for p, d in zip(players, (2, 5, 1, 3)))}. Ben rolled highest and {ends}."
         assert said in text_of(client.get(f"/games/{gid}").data), name
         assert said in text_of(viewer.get(path).data), name
+    # Under way, a tie to roll again: the live view says the dice so far, as the scorer's page
+    # (it said only who rolls next; a second review).
+    gid = new_game(client, name="mitchi", players=("Ann", "Ben", "Cat"), starter="rolloff")
+    path = turn_on(client, gid)
+    for player, die in (("Ann", 5), ("Ben", 5), ("Cat", 2)):
+        enter(client, gid, type="startroll", player=player, die=str(die))
+    page = text_of(viewer.get(path).data)
+    assert "Rolled so far: Ann 5, Ben 5, Cat 2." in page and "Ann" in page.split("Rolled so far")[0]
 
 
 def test_the_live_view_shows_each_game_midway_and_at_its_end(app, client, auth):
