@@ -7,20 +7,17 @@ from __future__ import annotations
 
 from sqlalchemy import create_engine, inspect, text
 
-from scorekeeper import create_app
 from scorekeeper.db import migrate
 
-from .conftest import Auth, new_game
+from .conftest import new_game
+from .test_migration_started_by import ann_on
 from .test_migrations import old_database  # noqa: F401 (the fixture)
 from .views.test_mia_views import Table
 
 
 def test_earlier_rematches_are_found_and_a_game_set_up_meanwhile_is_none(old_database, tmp_path):  # noqa: F811
     url = old_database
-    app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})
-    app.instance_path = str(tmp_path / "instance")
-    client = app.test_client()
-    Auth(client).register("ann")
+    app, client = ann_on(url, tmp_path)
     mia = dict(players=("Cat", "Ann", "Ben"), starter="0", lives=1, pass_back="may-pass")
     first = Table(client, new_game(client, "mia", **mia))
     meanwhile = new_game(client, "mia", **mia)  # set up by hand while the first is played

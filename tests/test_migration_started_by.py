@@ -21,12 +21,18 @@ def _practice(client, name, option, value) -> int:
     return int(re.search(r"/practice/(\d+)$", r.headers["Location"]).group(1))
 
 
-def test_practice_games_get_the_account_of_their_first_entry(old_database, tmp_path):  # noqa: F811
-    url = old_database
+def ann_on(url: str, tmp_path):
+    """The app on ``url`` at the head, and a client of the account ``ann``, registered there."""
     app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})
     app.instance_path = str(tmp_path / "instance")
     client = app.test_client()
     Auth(client).register("ann")
+    return app, client
+
+
+def test_practice_games_get_the_account_of_their_first_entry(old_database, tmp_path):  # noqa: F811
+    url = old_database
+    app, client = ann_on(url, tmp_path)
     mitchi = _practice(client, "mitchi", "point_limit", "3")  # rolls for who starts: entries
     mice = _practice(client, "mice-and-men", "rounds", "2")  # seat 1 opens: no entry yet
     real = new_game(client)
