@@ -185,7 +185,7 @@ def test_long_names_stay_whole_in_the_still_in_box_and_the_scores_table(page: Pa
     game = page.url
     page.goto(live_server + "/settings")
     page.get_by_role("button", name="Deutsch").click()
-    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.wait_for_function("() => document.documentElement?.lang === 'de'")
     for width in (390, 320):
         page.set_viewport_size({"width": width, "height": 844})
         page.goto(game)

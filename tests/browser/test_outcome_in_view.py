@@ -29,7 +29,7 @@ def in_language(page: Page, base: str, name: str, code: str) -> None:
     back = page.url
     page.goto(base + "/settings")
     page.get_by_role("button", name=name).click()
-    page.wait_for_function(f"() => document.documentElement.lang === '{code}'")
+    page.wait_for_function(f"() => document.documentElement?.lang === '{code}'")
     page.goto(back)
 
 

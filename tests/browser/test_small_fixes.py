@@ -115,7 +115,7 @@ def test_the_players_table_fits_a_small_phone_in_english_and_german(page: Page, 
         if language == "de" and page.locator("html").get_attribute("lang") != "de":
             page.goto(base + "/settings")
             page.get_by_role("button", name="Deutsch").click()
-            page.wait_for_function("() => document.documentElement.lang === 'de'")
+            page.wait_for_function("() => document.documentElement?.lang === 'de'")
         page.set_viewport_size({"width": width, "height": 640})
         page.goto(f"{base}/players")
         assert page.locator("html").get_attribute("lang") == language
@@ -471,7 +471,7 @@ def test_the_german_players_table_stays_inside_the_page_at_320_px(page: Page, li
     set_up(page, base, "mitchi", [*names.values(), "Eve"], starter=0)  # a running game: "(1 beendet)"
     page.goto(base + "/settings")
     page.get_by_role("button", name="Deutsch").click()
-    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.wait_for_function("() => document.documentElement?.lang === 'de'")
     page.set_viewport_size({"width": 320, "height": 640})
     page.goto(f"{base}/players")
     expect(page.locator("table.players")).to_contain_text("beendet")
