@@ -166,7 +166,8 @@
     }
     // The next action's controls too, as far as they fit, keeping the outcome in view; then Undo
     // under them, keeping the glance in view as well (Undo was below a 390x844 screen as a round
-    // ended, with the round's news above the pad; found by a review).
+    // ended, with the round's news above the pad; found by a review), unless the pad's first line
+    // says what the glance does (Mia's claim: data-told-in-pad).
     keepPadInView(panel);
   }
   // A phone following another's entries, its pad on the screen: the pad (and Undo) stay on it as
@@ -193,7 +194,7 @@
   function keepPadInView(panel) {
     var now = panel.querySelector(".now") || panel;
     below(panel, "form.entry", ".news, .msg, .now", now);
-    below(panel, ".undo-redo", ".news, .msg, .now, .glance", now);
+    below(panel, ".undo-redo", ".news, .msg, .now, .glance:not([data-told-in-pad])", now);
   }
   function below(panel, bring, keepIn, now) {
     var bottom = 0;

@@ -250,3 +250,23 @@ def test_mia_values_six_across_keep_undo_in_view_as_a_round_ends(page: Page, liv
     expect(page.locator("#panel .news")).to_contain_text("Benedikt loses 1 life")
     for selector in ("#panel .news", "#panel .now", ".undo-redo button"):
         assert in_view(page, selector), f"{selector} is out of view as a Mia round ends"
+
+
+def test_mia_undo_is_in_view_under_the_full_trail_as_a_claim_stands(page: Page, live_server: str):
+    """Mia on a 390x844 phone, a claim standing: the pad (the cup's two rows of dice, the pass, the
+    values above the claim) put Undo below the screen, 906 to 924 px, while the glance above the
+    pad stayed in view (a review). The pad's first line says the claim and whose turn it is, as the
+    glance does: Undo comes into view under the pad, that line still in view."""
+    from .test_mia_browser import announce
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    register(page, live_server)
+    set_up(page, live_server, "mia", ["Alexandra", "Benedikt", "Charlotte", "Dominik"], starter=0, lives=3)
+    announce(page, "42")
+    for selector in ("#panel .now", ".undo-redo button"):
+        assert in_view(page, selector), f"{selector} is out of view after an announcement"
+    with swapped(page):
+        page.get_by_role("button", name="Benedikt passes: holds 42").click()
+    expect(page.locator("#panel .now")).to_contain_text("Benedikt passes on 42")
+    for selector in ("#panel .now", ".undo-redo button"):
+        assert in_view(page, selector), f"{selector} is out of view after a pass"
