@@ -66,6 +66,8 @@ def test_a_viewer_sees_the_scorers_entry_within_two_seconds(page: Page, phone, l
     page.get_by_role("link", name="Show to the table").click()
     page.get_by_role("button", name="Turn the link off").click()
     expect(viewer.locator("#live")).to_contain_text("turned off", timeout=3_000)
+    # nor does its heading name the players any more (a review: a screen left open kept them)
+    expect(viewer.locator("h1")).to_have_text("Live link off")
     assert viewer.goto(link).status == 404
 
 
