@@ -189,7 +189,21 @@
   function followPad(panel) {
     var now = panel.querySelector(".now"), top = now ? now.getBoundingClientRect().top : 0;
     if (nowWas !== null && nowWas >= 0 && top < 0) window.scrollBy({ top: top - nowWas, behavior: "instant" });
+    newsInView(panel);
     keepPadInView(panel);
+  }
+  // The round's news that came in above the screen (a phone scrolled down to a tall pad, Mia's:
+  // a review found "loses 1 life" off its top, room under the pad) comes down into view, as far
+  // as the pad stays on the screen.
+  function newsInView(panel) {
+    var news = panel.querySelector(".news"), top = news ? news.getBoundingClientRect().top : 0;
+    if (top >= 0) return;
+    var bottom = 0;
+    panel.querySelectorAll("form.entry").forEach(function (f) {
+      if (!f.closest("details:not([open])")) bottom = Math.max(bottom, f.getBoundingClientRect().bottom);
+    });
+    var room = window.innerHeight - bottom;
+    if (room > 0) window.scrollBy({ top: -Math.min(-top, room), behavior: "instant" });
   }
   function keepPadInView(panel) {
     var now = panel.querySelector(".now") || panel;
