@@ -270,3 +270,21 @@ def test_mia_undo_is_in_view_under_the_full_trail_as_a_claim_stands(page: Page, 
     expect(page.locator("#panel .now")).to_contain_text("Benedikt passes on 42")
     for selector in ("#panel .now", ".undo-redo button"):
         assert in_view(page, selector), f"{selector} is out of view after a pass"
+
+
+def test_mia_quick_entry_s_pad_is_in_view_under_the_news_after_each_entry(page: Page, live_server: str):
+    """Mia's quick entry on a 390x844 phone: after each entry the round's news, then the glance,
+    the lives and the mode's switch came above the pad, and the cup's dice were below the screen:
+    every quick entry needed a scroll before the next (a review: the pad to 1,073 px). The news
+    now comes right above the pad, and no glance (the pad says the round): news, the pad's first
+    line and the whole pad are in view."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    register(page, live_server)
+    set_up(page, live_server, "mia", ["Alexandra", "Benedikt", "Charlotte", "Dominik"], starter=0, lives=3)
+    mode(page, "Quick entry")
+    for announced, a, b in ((52, 5, 2), (21, 2, 1)):  # both true: Benedikt, who challenged, loses
+        quick(page, announced, a, b)
+        expect(page.locator("#panel .news")).to_contain_text(f"Round {1 if announced == 52 else 2}: Benedikt")
+        for selector in ("#panel .news", "#panel .now", "#panel form.entry"):
+            assert in_view(page, selector), f"{selector} is out of view after a quick entry"
+        expect(page.locator("#panel .glance")).to_have_count(0)

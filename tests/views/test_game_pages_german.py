@@ -205,10 +205,10 @@ def test_mia_setup_play_and_game_over_in_german(de):
 def test_mia_quick_entry_in_german(de):
     game = new_game(de, "mia", players=("Ann", "Ben", "Cat"), starter="0")
     page = de.get(f"/games/{game}?mode=quick").data
-    german(page, "Runde 1: Schnelleingabe des Aufdeckens", "Wessen Becher wurde aufgedeckt?",
+    german(page, "Runde 1: Schnelleingabe", "Wessen Becher wurde aufgedeckt?",
            "Becher von Ann · aufgedeckt von Ben (der Nächste, der noch drin ist)",
            "Ann hat angesagt (niedrigste zuerst, Mäxchen zuletzt)", "Zweiter Würfel (trägt das Aufdecken ein)")
-    no_english(page, "quick entry of the challenge", "Cup owner", "announced (lowest")
+    no_english(page, "quick entry", "Cup owner", "announced (lowest")
 
 
 def test_mice_and_men_in_german(de):
