@@ -34,6 +34,8 @@ MAX_DIGITS = 12  # longer numbers are refused before int() (the engine's ranges 
 INT_KEYS = ("die", "rolls", "value", "penalty", "announced")
 DICE_KEYS = ("hand", "cup", "dice")
 TEXT_KEYS = ("type", "player", "owner")
+#: The entry fields a page's form sends once each (a hand may also come as a repeated ``hand``).
+_SINGLE_KEYS = frozenset((*TEXT_KEYS, *INT_KEYS, *(f"{key}.{i}" for key in DICE_KEYS for i in range(4))))
 #: A game version or a database id: what PostgreSQL's ``integer`` holds.
 DB_INT_MAX = 2**31 - 1
 _NUMBER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
@@ -250,6 +252,14 @@ def entry_from_form(form: MultiDict) -> dict:
     ``hand``) and become lists. Whether the entry is legal is the engine's call.
     """
     entry: dict = {}
+    # A field sent twice (``cup.1=1&cup.1=2``, no page's form does) is refused, not read as its
+    # first value (a review). One pass over what was sent.
+    for key, values in form.lists():
+        if len(values) > 1 and key in _SINGLE_KEYS:
+            if "." in key:  # a die of a hand or of the cup
+                raise BadForm(_("a die was sent %(count)s times: choose one face for each die", count=len(values)))
+            raise BadForm(_("%(key)s was sent %(count)s times: send each field of an entry once",
+                            key=field_word(key), count=len(values)))
     # ``key in form`` before reading: a MultiDict's get() of a missing field raises and catches a
     # BadRequestKeyError inside, some µs each, and an entry leaves most of these fields out.
     for key in TEXT_KEYS:

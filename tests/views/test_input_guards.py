@@ -203,6 +203,29 @@ def test_a_field_the_entry_does_not_use_is_bounded_too(app, client, auth, junk, 
     assert client.get(f"/games/{gid}/record.json").json == before
 
 
+@pytest.mark.parametrize("twice,needle", [
+    ({"hand.1": ["5", "2"]}, "A die was sent 2 times: choose one face for each die"),
+    ({"rolls": ["1", "3"]}, "Rolls was sent 2 times"),
+    ({"player": ["Ann", "Ben"]}, "Player was sent 2 times"),
+])
+def test_an_entry_field_sent_twice_is_refused(app, client, auth, twice, needle):
+    """A crafted entry with a field sent twice (``cup.1=1&cup.1=2``) was stored with the first
+    value (a review); it is refused, and nothing is stored. A hand sent as a repeated ``hand``
+    (two values, no index) is still a hand."""
+    auth.register()
+    gid = new_game(client)
+    before = client.get(f"/games/{gid}/record.json").json
+    turn = {"version": "0", "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
+    r = client.post(f"/games/{gid}/entries", data={**turn, **twice}, headers=HX)
+    assert r.status_code == 422
+    assert any(needle in m for m in messages(r.data)), messages(r.data)
+    assert client.get(f"/games/{gid}/record.json").json == before
+    plain = {k: v for k, v in turn.items() if not k.startswith("hand.")}
+    r = client.post(f"/games/{gid}/entries", data={**plain, "hand": ["6", "5"]}, headers=HX)
+    assert r.status_code == 200
+    assert client.get(f"/games/{gid}/record.json").json["entries"][-1]["hand"] == [6, 5]
+
+
 def test_what_the_entry_form_stores_loads_again(app, client, auth):
     """The largest numbers the form lets into fields a turn does not use: the exported record
     loads into another account as it is."""
