@@ -192,18 +192,12 @@
     newsInView(panel);
     keepPadInView(panel);
   }
-  // The round's news that came in above the screen (a phone scrolled down to a tall pad, Mia's:
-  // a review found "loses 1 life" off its top, room under the pad) comes down into view, as far
-  // as the pad stays on the screen.
+  // The round's news above the screen (a phone scrolled down to a tall pad, Mia's: reviews found
+  // "loses 1 life" off its top) comes down into view, its top at the screen's; then the pad as
+  // far as it leaves room.
   function newsInView(panel) {
     var news = panel.querySelector(".news"), top = news ? news.getBoundingClientRect().top : 0;
-    if (top >= 0) return;
-    var bottom = 0;
-    panel.querySelectorAll("form.entry").forEach(function (f) {
-      if (!f.closest("details:not([open])")) bottom = Math.max(bottom, f.getBoundingClientRect().bottom);
-    });
-    var room = window.innerHeight - bottom;
-    if (room > 0) window.scrollBy({ top: -Math.min(-top, room), behavior: "instant" });
+    if (top < 0) window.scrollBy({ top: top, behavior: "instant" });
   }
   function keepPadInView(panel) {
     var now = panel.querySelector(".now") || panel;

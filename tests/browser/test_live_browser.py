@@ -491,26 +491,27 @@ def test_a_following_phone_keeps_its_pad_and_undo_in_view_as_a_round_ends(page: 
 
 def test_a_following_phone_scrolled_down_to_mia_s_pad_brings_the_round_s_news_into_view(
         page: Page, phone, live_server: str):
-    """Mia on two 390x844 phones. The second, after its own announcement and pass, is scrolled
-    down to the tall pad; the first phone's challenge ends the round, and the news ("… loses 1
-    life") came in above the second's screen, 140 px off its top with room under the pad (a
-    review). It comes down into view, the pad staying on the screen."""
+    """Mia on two 390x844 phones. The second is scrolled down to its tall pad (after its own
+    entries); the first phone's challenge ends the round, and the news ("… loses 1 life") came in
+    above the second's screen: 140 px off its top with room under the pad (a review), and with
+    five at the table and "The game moved on …" between the news and the pad, 37 px off its top
+    with none (a second review). The news comes down into view, its top at the screen's, then
+    the pad's first line."""
     from .test_mia_browser import announce, cup
     from .test_outcome_in_view import in_view
 
+    names = ["Bartholomew Fitzgerald-Montgomery", "Benedikt", "Charlotte", "Dominik", "Eve"]
     page.set_viewport_size({"width": 390, "height": 844})
     register(page, live_server, "fran")
-    set_up(page, live_server, "mia", ["Alexandra", "Benedikt", "Charlotte", "Dominik"], starter=0, lives=3)
+    set_up(page, live_server, "mia", names, starter=0, lives=3)
     other = phone()
     other.set_viewport_size({"width": 390, "height": 844})
     log_in(other, live_server, "fran")
     other.goto(page.url)
-    announce(other, "42")
-    with swapped(other):
-        other.get_by_role("button", name="Benedikt passes: holds 42").click()
-    other.wait_for_function("() => window.scrollY > 100")  # scrolled down to its pad (Undo in view)
+    announce(other, "31")  # Bartholomew's 31: the page scrolls down to Benedikt's pad
+    other.wait_for_function("() => window.scrollY > 100")
     page.reload()
-    cup(page, 4, 2)  # Charlotte challenges Benedikt's 42: the cup shows 42
-    expect(other.locator("#panel .news")).to_contain_text("Charlotte loses 1 life")
-    for selector in ("#panel .news", "#panel .now", "#panel form.entry"):
+    cup(page, 6, 5)  # Benedikt challenges: the cup shows 65, above 31: Benedikt loses
+    expect(other.locator("#panel .news")).to_contain_text("Benedikt challenged")
+    for selector in ("#panel .news", "#panel .now"):
         assert in_view(other, selector), f"{selector} is off the following phone's screen as the round ends"
