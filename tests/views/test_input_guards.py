@@ -226,6 +226,23 @@ def test_an_entry_field_sent_twice_is_refused(app, client, auth, twice, needle):
     assert client.get(f"/games/{gid}/record.json").json["entries"][-1]["hand"] == [6, 5]
 
 
+@pytest.mark.parametrize("path", ["entries", "undo"])
+def test_a_version_sent_twice_is_refused(app, client, auth, path):
+    """``version=1&version=99`` on an entry or an undo was taken as version 1 (and the other
+    order as "the game changed"): a review. Either order is refused, and nothing changes."""
+    auth.register()
+    gid = new_game(client)
+    turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
+    assert client.post(f"/games/{gid}/entries", data={"version": "0", **turn}, headers=HX).status_code == 200
+    before = client.get(f"/games/{gid}/record.json").json
+    fields = {**turn, "player": "Ben"} if path == "entries" else {}
+    for versions in (["1", "99"], ["99", "1"]):
+        r = client.post(f"/games/{gid}/{path}", data={"version": versions, **fields}, headers=HX)
+        assert r.status_code == 422, versions
+        assert any("version was sent 2 times" in m for m in messages(r.data)), messages(r.data)
+        assert client.get(f"/games/{gid}/record.json").json == before
+
+
 def test_what_the_entry_form_stores_loads_again(app, client, auth):
     """The largest numbers the form lets into fields a turn does not use: the exported record
     loads into another account as it is."""
