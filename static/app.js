@@ -199,6 +199,24 @@
     var news = panel.querySelector(".news"), top = news ? news.getBoundingClientRect().top : 0;
     if (top < 0) window.scrollBy({ top: top, behavior: "instant" });
   }
+  // A phone whose person reads below the pad (the scores, the last entries) keeps what they read
+  // where it was as another phone's entry changes the pad above it (a review: the scores table
+  // went up 200 px, the page to its bottom; the browser's own scroll anchoring loses its anchor
+  // as the panel is replaced).
+  var readingWas = null;
+  function readingAt(panel) {
+    var found = null;
+    ["table.scores", "ol.log"].some(function (sel) {
+      var el = panel.querySelector(sel), r = el && el.getBoundingClientRect();
+      if (r && r.top < window.innerHeight && r.bottom > 0) found = [sel, r.top];
+      return !!found;
+    });
+    return found;
+  }
+  function keepReading(panel) {
+    var el = panel.querySelector(readingWas[0]);
+    if (el) window.scrollBy({ top: el.getBoundingClientRect().top - readingWas[1], behavior: "instant" });
+  }
   function keepPadInView(panel) {
     var now = panel.querySelector(".now") || panel;
     below(panel, "form.entry", ".news, .msg, .now", now);
@@ -363,7 +381,9 @@
       showOutcome(panel, panel.hasAttribute("data-polled"));
       if (!panel.hasAttribute("data-polled")) refocus(panel);
       else if (following) followPad(panel);
+      else if (readingWas) keepReading(panel);
       following = false;
+      readingWas = null;
     }
     keepPage();
   });
@@ -387,6 +407,7 @@
       picked = pickedIn(panel);  // taken as this answer replaces the panel, used by its htmx:load
       polledIn = true;
       following = padInView(panel);
+      readingWas = following ? null : readingAt(panel);
       var now = panel.querySelector(".now");
       nowWas = now ? now.getBoundingClientRect().top : null;
     }

@@ -515,3 +515,38 @@ def test_a_following_phone_scrolled_down_to_mia_s_pad_brings_the_round_s_news_in
     expect(other.locator("#panel .news")).to_contain_text("Benedikt challenged")
     for selector in ("#panel .news", "#panel .now"):
         assert in_view(other, selector), f"{selector} is off the following phone's screen as the round ends"
+
+
+def test_a_phone_reading_the_scores_keeps_them_in_place_as_another_phone_enters(
+        page: Page, phone, live_server: str):
+    """Mia on two 390x844 phones; the second scrolled down to read the scores table, its pad
+    above the screen. Each entry on the first phone changes the pad above the table, and the
+    table moved on the second (a review: up 200 px, the page to its bottom; here 46 px an entry).
+    It stays where it was read, through a pass, an announcement and the round's end."""
+    from .test_mia_browser import announce, cup
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    register(page, live_server, "fran")
+    set_up(page, live_server, "mia", ["Anna", "Bert", "Carl", "Dora"], starter=0, lives=3)
+    other = phone()
+    other.set_viewport_size({"width": 390, "height": 844})
+    log_in(other, live_server, "fran")
+    other.goto(page.url)
+    announce(page, "43")
+    expect(other.locator("#panel .now")).to_contain_text("Anna says")
+    table = "document.querySelector('#panel table.scores').getBoundingClientRect().top"
+    other.evaluate(f"window.scrollTo({{top: scrollY + {table} - 240, behavior: 'instant'}})")
+    assert round(other.evaluate(table)) == 240
+    with swapped(page):
+        page.get_by_role("button", name="Bert passes: holds 43").click()
+    expect(other.locator("#panel .now")).to_contain_text("Bert passes on 43")
+    other.wait_for_timeout(300)
+    assert abs(other.evaluate(table) - 240) <= 1, "the scores table moved as a pass came in"
+    announce(page, "54")
+    expect(other.locator("#panel .now")).to_contain_text("Carl says")
+    other.wait_for_timeout(300)
+    assert abs(other.evaluate(table) - 240) <= 1, "the scores table moved as an announcement came in"
+    cup(page, 5, 4)  # Dora challenges Carl's 54: the cup shows 54, Dora loses
+    expect(other.locator("#panel .news")).to_contain_text("Dora loses 1 life")
+    other.wait_for_timeout(300)
+    assert abs(other.evaluate(table) - 240) <= 1, "the scores table moved as the round ended"
