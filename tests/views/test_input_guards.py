@@ -181,6 +181,20 @@ def test_a_4300_digit_penalty_is_refused_with_a_clear_message(app, client, auth)
     assert client.get(f"/games/{gid}/record.json").json == before
 
 
+#: A legal first turn of :func:`new_game`'s Mitchi game, as its form sends it.
+TURN = {"version": "0", "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
+
+
+def refused_unchanged(client, gid: int, path: str, data: dict, needle: str) -> None:
+    """POST ``data`` to the game's ``path`` (htmx): a 422 whose message holds ``needle``, and the
+    game's record as it was."""
+    before = client.get(f"/games/{gid}/record.json").json
+    r = client.post(f"/games/{gid}/{path}", data=data, headers=HX)
+    assert r.status_code == 422, data
+    assert any(needle in m for m in messages(r.data)), messages(r.data)
+    assert client.get(f"/games/{gid}/record.json").json == before
+
+
 @pytest.mark.parametrize("junk,needle", [
     ({"cup.0": "999999999999"}, "Choose a face from 1 to 6 for every die"),
     ({"penalty": "-1000000000"}, "Penalty is far too large"),
@@ -194,13 +208,7 @@ def test_a_field_the_entry_does_not_use_is_bounded_too(app, client, auth, junk, 
     and refused beyond them. Before, a crafted turn with ``cup.0=999999999999`` was stored, and
     the group's export then failed to load ("the number 999999999999… is out of range")."""
     auth.register()
-    gid = new_game(client)
-    before = client.get(f"/games/{gid}/record.json").json
-    turn = {"version": "0", "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
-    r = client.post(f"/games/{gid}/entries", data={**turn, **junk}, headers=HX)
-    assert r.status_code == 422
-    assert any(needle in m for m in messages(r.data)), messages(r.data)
-    assert client.get(f"/games/{gid}/record.json").json == before
+    refused_unchanged(client, new_game(client), "entries", {**TURN, **junk}, needle)
 
 
 @pytest.mark.parametrize("twice,needle", [
@@ -214,13 +222,8 @@ def test_an_entry_field_sent_twice_is_refused(app, client, auth, twice, needle):
     (two values, no index) is still a hand."""
     auth.register()
     gid = new_game(client)
-    before = client.get(f"/games/{gid}/record.json").json
-    turn = {"version": "0", "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
-    r = client.post(f"/games/{gid}/entries", data={**turn, **twice}, headers=HX)
-    assert r.status_code == 422
-    assert any(needle in m for m in messages(r.data)), messages(r.data)
-    assert client.get(f"/games/{gid}/record.json").json == before
-    plain = {k: v for k, v in turn.items() if not k.startswith("hand.")}
+    refused_unchanged(client, gid, "entries", {**TURN, **twice}, needle)
+    plain = {k: v for k, v in TURN.items() if not k.startswith("hand.")}
     r = client.post(f"/games/{gid}/entries", data={**plain, "hand": ["6", "5"]}, headers=HX)
     assert r.status_code == 200
     assert client.get(f"/games/{gid}/record.json").json["entries"][-1]["hand"] == [6, 5]
@@ -232,15 +235,10 @@ def test_a_version_sent_twice_is_refused(app, client, auth, path):
     order as "the game changed"): a review. Either order is refused, and nothing changes."""
     auth.register()
     gid = new_game(client)
-    turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
-    assert client.post(f"/games/{gid}/entries", data={"version": "0", **turn}, headers=HX).status_code == 200
-    before = client.get(f"/games/{gid}/record.json").json
-    fields = {**turn, "player": "Ben"} if path == "entries" else {}
+    assert client.post(f"/games/{gid}/entries", data=TURN, headers=HX).status_code == 200
+    fields = {**TURN, "player": "Ben"} if path == "entries" else {}
     for versions in (["1", "99"], ["99", "1"]):
-        r = client.post(f"/games/{gid}/{path}", data={"version": versions, **fields}, headers=HX)
-        assert r.status_code == 422, versions
-        assert any("version was sent 2 times" in m for m in messages(r.data)), messages(r.data)
-        assert client.get(f"/games/{gid}/record.json").json == before
+        refused_unchanged(client, gid, path, {**fields, "version": versions}, "version was sent 2 times")
 
 
 def test_what_the_entry_form_stores_loads_again(app, client, auth):
