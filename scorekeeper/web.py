@@ -673,13 +673,18 @@ def keep_sent_csrf_token() -> None:
     Only after Flask-WTF found the sent token valid (``g.csrf_valid``), while the session still
     holds the secret it was checked against, with no time limit on tokens
     (``WTF_CSRF_TIME_LIMIT`` None: an older token would expire sooner), and before a token was
-    made for this request. Otherwise nothing changes and a token is signed as before."""
+    made for this request. Otherwise nothing changes and a token is signed as before.
+
+    Which token ``protect()`` checked, the form's field or a header, Flask-WTF says only by its
+    ``_get_csrf_token`` (1.x; pyproject keeps it below 2). Should a version lack it, the answer
+    signs a token as before: slower, never a failed entry."""
     from flask import current_app, g, session
 
     field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
     if (not g.get("csrf_valid") or field in g or field not in session
             or current_app.config.get("WTF_CSRF_TIME_LIMIT", 3600) is not None):
         return
-    sent = csrf._get_csrf_token()  # the token protect() checked: the form's field, else the header
+    found = getattr(csrf, "_get_csrf_token", None)  # the token protect() checked: the form's field, else the header
+    sent = found() if found is not None else None
     if sent:
         setattr(g, field, sent)
