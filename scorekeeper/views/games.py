@@ -530,9 +530,16 @@ def correct(game_id: int, seq: int):
 @bp.route("/<int:game_id>/log")
 @login_required
 def log(game_id: int):
-    """The whole log, with what was undone or corrected."""
+    """The whole log, with what was undone or corrected: a heading per round, and one of their own
+    for the entries that name who starts (a ``start``, a roll-off's ``startroll``s), which come
+    before round 1's first (round 0 here; they were listed under "Round 1")."""
     game = owned(game_id)
     session = get_session()
     loaded = service.load(session, game)
-    return render_template("games/log.html", loaded=loaded, game=game, rounds=service.entry_rounds(game, loaded.log),
+    rounds = service.entry_rounds(game, loaded.log)
+    for seq, entry in enumerate(loaded.log):
+        if entry.get("type") not in ("start", "startroll"):
+            break
+        rounds[seq] = 0
+    return render_template("games/log.html", loaded=loaded, game=game, rounds=rounds,
                            history=service.changes(session, game), loads=json.loads)

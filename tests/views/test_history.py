@@ -495,18 +495,22 @@ def test_downloads_are_kept_by_no_cache(client, auth):
 
 @pytest.mark.parametrize("name, heads", [
     # tie-breaks stay under their round; the round's last tie-break roll ends it
-    ("mitchi/mitchi-11-default-limit-25-ends", [(1, 1), (2, 12), (3, 20)]),
-    ("mia/mia-5-skip-eliminated-game-end", [(1, 1), (2, 4), (3, 6)]),
+    ("mitchi/mitchi-11-default-limit-25-ends", [("Who starts", 1), ("Round 1", 2), ("Round 2", 12), ("Round 3", 20)]),
+    ("mia/mia-5-skip-eliminated-game-end", [("Who starts", 1), ("Round 1", 2), ("Round 2", 4), ("Round 3", 6)]),
+    # a roll-off for who starts: its dice under a heading of their own, not under round 1's
+    ("mitchi/mitchi-2-rolloff-highest-starts", [("Who starts", 1), ("Round 1", 4)]),
+    ("mitchi/mitchi-2-rolloff-two-players-repeat", [("Who starts", 1)]),
 ])
 def test_whole_log_heads_each_round(client, auth, name, heads):
     """The Whole log says where each round begins (a 200-entry game was one long list): a heading
-    per round, the entries' numbers running on through the game, each correct link the entry's own."""
+    per round, and one for the entries that name who starts (they were listed under round 1),
+    the entries' numbers running on through the game, each correct link the entry's own."""
     auth.register()
     upload(client, golden(name))
-    gid = game_ids(client)[0]
+    gid = int(re.search(r'href="/games/(\d+)(?:/summary)?"', client.get("/").data.decode()).group(1))  # finished or not
     page = client.get(f"/games/{gid}/log").data.decode()
-    found = re.findall(r'<h2>Round (\d+)</h2>\s*<ol class="log" start="(\d+)">', page)
-    assert [(int(r), int(s)) for r, s in found] == heads
+    found = re.findall(r'<h2>(Round \d+|Who starts)</h2>\s*<ol class="log" start="(\d+)">', page)
+    assert [(head, int(s)) for head, s in found] == heads
     entries = len(golden(name)["entries"])
     assert page.count("<li>") - page.count("<li>entry ") == entries  # none lost, none twice
     assert re.findall(r'/games/\d+/entries/(\d+)', page) == [str(n) for n in range(1, entries + 1)]
