@@ -342,6 +342,23 @@
       : panel.hasAttribute("data-answered") ? "busy-done" : "early"), 0, false, !!busy);
   }, true);
 
+  // A pick (a radio: a die, Mia's announced value) whose form goes on below the screen: the rest of
+  // the form comes up, as far as the picked step's top stays in view (Mia's quick entry at 320x640:
+  // the cup's dice were below the screen after every round; a review). The panel then takes no tap
+  // a moment, as after a swap: a double tap's second would land on what slid under the finger.
+  document.addEventListener("change", function (e) {
+    var input = e.target, panel = document.getElementById("panel");
+    if (!panel || input.type !== "radio" || !input.closest("form.entry") || !panel.contains(input)) return;
+    var step = input.closest("fieldset") || input;
+    var need = input.closest("form.entry").getBoundingClientRect().bottom - window.innerHeight + 8;
+    var keep = step.getBoundingClientRect().top;
+    if (need <= 0 || keep <= 0) return;
+    window.scrollBy({ top: Math.min(need, keep), behavior: "instant" });
+    panel.classList.add("arming");
+    setTimeout(function () { panel.classList.remove("arming"); },
+      parseInt(document.body.getAttribute("data-arm-ms") || "600", 10));
+  });
+
   // A fold opened by a tap ("Lead the men") shows its buttons; one open as the panel arrives stays put.
   var opening = null;
   document.addEventListener("click", function (e) {

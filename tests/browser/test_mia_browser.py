@@ -171,3 +171,40 @@ def test_mia_quick_entry_keeps_the_value_picked_when_the_cup_owner_is_changed(pa
     with posted(page):
         page.locator("fieldset", has_text="Second die").get_by_role("button").nth(5).click()  # 66 beats 65
     expect(panel.locator(".news")).to_contain_text("Ann loses 1 life")
+
+
+def test_mia_quick_entry_on_a_small_phone_brings_the_cup_up_as_the_value_is_picked(page: Page, live_server: str):
+    """At 320x640 the round's news and the values fill the screen after a round, the cup's dice
+    below it (a review). Picking the value brings the rest of the form into view, the values'
+    top still in it; a double tap's second, landing on what slid under the finger, picks and
+    sends nothing (the panel says so); the cup's dice then take taps as usual."""
+    base = live_server
+    register(page, base)
+    page.set_viewport_size({"width": 320, "height": 640})
+    set_up(page, base, "mia", ["Ann", "Ben", "Cat", "Dora"], starter=0)
+    panel = page.locator("#panel")
+    mode(page, "Quick entry")
+    quick(page, 62, 5, 1)  # the cup shows 51, under Ann's 62: Ann loses
+    expect(panel.locator(".news")).to_contain_text("Ann loses 1 life")
+    send = panel.locator("fieldset", has_text="Second die").get_by_role("button")
+
+    def bottom(locator) -> float:
+        return locator.evaluate("el => el.getBoundingClientRect().bottom")
+
+    assert bottom(send.first) > 640  # below the screen before the pick (else this test shows nothing)
+    page.wait_for_function("() => !document.querySelector('#panel.arming')")  # the new panel takes taps
+    value = panel.locator(".mia-pick label").filter(has=page.locator('input[value="65"]'))
+    box = value.bounding_box()
+    entries = []
+    page.on("request", lambda r: entries.append(r.url) if r.method == "POST" else None)
+    page.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("#tap-note")).to_contain_text("That tap came as the screen changed")
+    assert bottom(send.first) <= 640
+    assert panel.locator(".mia-pick").evaluate("el => el.getBoundingClientRect().top") >= 0
+    picked = panel.locator("input[type=radio]:checked")
+    expect(picked).to_have_count(1)
+    expect(picked).to_have_attribute("value", "65")
+    assert entries == []
+    cup(page, 6, 6)  # 66 beats the 65 announced: the challenger loses
+    expect(panel.locator(".news")).to_contain_text("Round 2:")
+    assert len(entries) == 1
