@@ -63,6 +63,18 @@ def token_of(html: bytes) -> str:
     return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html.decode()).group(1)
 
 
+def registered_with_game(app):
+    """A browser of the app (CSRF on) that registered ann and set up a game through the real
+    forms: ``(client, the token of its last page, the game's id)``."""
+    client = app.test_client()
+    token = token_of(client.get("/register").data)
+    client.post("/register", data={"username": "ann", "password": "correct horse", "confirm": "correct horse"},
+                headers={"X-CSRFToken": token})
+    token = token_of(client.get("/games/new/mitchi").data)
+    r = client.post("/games/new/mitchi", data=BODIES["games.setup"], headers={"X-CSRFToken": token})
+    return client, token, int(r.headers["Location"].rsplit("/", 1)[1])
+
+
 def test_every_state_changing_route_refuses_a_post_without_token(make_app):
     app = make_app(WTF_CSRF_ENABLED=True)
     client = app.test_client()
@@ -107,13 +119,7 @@ def test_an_entry_answer_carries_the_token_it_was_let_through_with(make_app):
     from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 
     app = make_app(WTF_CSRF_ENABLED=True)
-    client = app.test_client()
-    token = token_of(client.get("/register").data)
-    client.post("/register", data={"username": "ann", "password": "correct horse", "confirm": "correct horse"},
-                headers={"X-CSRFToken": token})
-    token = token_of(client.get("/games/new/mitchi").data)
-    r = client.post("/games/new/mitchi", data=BODIES["games.setup"], headers={"X-CSRFToken": token})
-    game_id = int(r.headers["Location"].rsplit("/", 1)[1])
+    client, token, game_id = registered_with_game(app)
 
     class Earlier(TimestampSigner):  # a token signed 100 s ago: not what a new signing would give
         def get_timestamp(self) -> int:
@@ -149,13 +155,7 @@ def test_an_entry_answer_signs_a_token_when_flask_wtf_cannot_say_which_it_checke
     from scorekeeper import web
 
     app = make_app(WTF_CSRF_ENABLED=True)
-    client = app.test_client()
-    token = token_of(client.get("/register").data)
-    client.post("/register", data={"username": "ann", "password": "correct horse", "confirm": "correct horse"},
-                headers={"X-CSRFToken": token})
-    token = token_of(client.get("/games/new/mitchi").data)
-    r = client.post("/games/new/mitchi", data=BODIES["games.setup"], headers={"X-CSRFToken": token})
-    game_id = int(r.headers["Location"].rsplit("/", 1)[1])
+    client, token, game_id = registered_with_game(app)
     page = client.get(f"/games/{game_id}").data.decode()
     v = int(re.search(r'data-version="(\d+)"', page).group(1))
     # The protection the app registered stays; what the module asks it is a version without the method.
