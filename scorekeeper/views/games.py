@@ -537,9 +537,9 @@ def log(game_id: int):
     session = get_session()
     loaded = service.load(session, game)
     rounds = service.entry_rounds(game, loaded.log)
-    for seq, entry in enumerate(loaded.log):
+    for i, entry in enumerate(loaded.log):
         if entry.get("type") not in ("start", "startroll"):
             break
-        rounds[seq] = 0
+        rounds[i] = 0
     return render_template("games/log.html", loaded=loaded, game=game, rounds=rounds,
                            history=service.changes(session, game), loads=json.loads)
