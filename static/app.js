@@ -344,20 +344,33 @@
 
   // A pick (a radio: a die, Mia's announced value) whose form goes on below the screen: the rest of
   // the form comes up, as far as the picked step's top stays in view (Mia's quick entry at 320x640:
-  // the cup's dice were below the screen after every round; a review). The panel then takes no tap
-  // a moment, as after a swap: a double tap's second would land on what slid under the finger.
+  // the cup's dice were below the screen after every round; a review). A double tap's second, which
+  // would land on what slid under the finger, is ignored and said so: one close to the first, soon
+  // after it. Any other tap counts (a lock on the whole panel dropped quick next picks; a review).
+  var down = null, slid = null;
+  document.addEventListener("pointerdown", function (e) { down = { x: e.clientX, y: e.clientY }; }, true);
   document.addEventListener("change", function (e) {
     var input = e.target, panel = document.getElementById("panel");
     if (!panel || input.type !== "radio" || !input.closest("form.entry") || !panel.contains(input)) return;
     var step = input.closest("fieldset") || input;
-    var need = input.closest("form.entry").getBoundingClientRect().bottom - window.innerHeight + 8;
-    var keep = step.getBoundingClientRect().top;
-    if (need <= 0 || keep <= 0) return;
+    var need = Math.floor(input.closest("form.entry").getBoundingClientRect().bottom - window.innerHeight + 8);
+    var keep = Math.floor(step.getBoundingClientRect().top);
+    if (need < 1 || keep < 1) return;
+    var was = window.scrollY, from = down;
+    down = null;
     window.scrollBy({ top: Math.min(need, keep), behavior: "instant" });
-    panel.classList.add("arming");
-    setTimeout(function () { panel.classList.remove("arming"); },
-      parseInt(document.body.getAttribute("data-arm-ms") || "600", 10));
+    if (from && Math.abs(window.scrollY - was) >= 1) slid = { x: from.x, y: from.y, at: Date.now() };
   });
+  document.addEventListener("click", function (e) {
+    var first = slid;
+    if (!first || !e.isTrusted) return;
+    slid = null;
+    if (Date.now() - first.at > 350 || Math.abs(e.clientX - first.x) > 24 || Math.abs(e.clientY - first.y) > 24) return;
+    if (!e.target.closest || !e.target.closest("#panel form")) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    note(words("slid"), 1500);
+  }, true);
 
   // A fold opened by a tap ("Lead the men") shows its buttons; one open as the panel arrives stays put.
   var opening = null;

@@ -176,8 +176,9 @@ def test_mia_quick_entry_keeps_the_value_picked_when_the_cup_owner_is_changed(pa
 def test_mia_quick_entry_on_a_small_phone_brings_the_cup_up_as_the_value_is_picked(page: Page, live_server: str):
     """At 320x640 the round's news and the values fill the screen after a round, the cup's dice
     below it (a review). Picking the value brings the rest of the form into view, the values'
-    top still in it; a double tap's second, landing on what slid under the finger, picks and
-    sends nothing (the panel says so); the cup's dice then take taps as usual."""
+    top still in it. A double tap's second, landing on what slid under the finger (here the
+    sending dice), picks and sends nothing, and the panel says so. A quick tap elsewhere counts
+    at once: a lock on the whole panel after the pick dropped the next die (a second review)."""
     base = live_server
     register(page, base)
     page.set_viewport_size({"width": 320, "height": 640})
@@ -187,24 +188,53 @@ def test_mia_quick_entry_on_a_small_phone_brings_the_cup_up_as_the_value_is_pick
     quick(page, 62, 5, 1)  # the cup shows 51, under Ann's 62: Ann loses
     expect(panel.locator(".news")).to_contain_text("Ann loses 1 life")
     send = panel.locator("fieldset", has_text="Second die").get_by_role("button")
+    first_die = panel.locator("fieldset", has_text="first die").locator("label")
+    note = page.locator("#tap-note")
 
     def bottom(locator) -> float:
         return locator.evaluate("el => el.getBoundingClientRect().bottom")
 
+    def middle(locator) -> tuple[float, float]:
+        box = locator.bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def value(v: int):
+        return panel.locator(".mia-pick label").filter(has=page.locator(f'input[value="{v}"]'))
+
+    def values_in_view_cup_below():
+        page.evaluate("window.scrollBy(0, document.querySelector('.mia-pick').getBoundingClientRect().top - 350)")
+        assert bottom(send.first) > 640
+
     assert bottom(send.first) > 640  # below the screen before the pick (else this test shows nothing)
     page.wait_for_function("() => !document.querySelector('#panel.arming')")  # the new panel takes taps
-    value = panel.locator(".mia-pick label").filter(has=page.locator('input[value="65"]'))
-    box = value.bounding_box()
     entries = []
     page.on("request", lambda r: entries.append(r.url) if r.method == "POST" else None)
-    page.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    expect(page.locator("#tap-note")).to_contain_text("That tap came as the screen changed")
+    page.mouse.dblclick(*middle(value(65)))
+    expect(note).to_contain_text("that second tap was ignored")
     assert bottom(send.first) <= 640
     assert panel.locator(".mia-pick").evaluate("el => el.getBoundingClientRect().top") >= 0
-    picked = panel.locator("input[type=radio]:checked")
-    expect(picked).to_have_count(1)
-    expect(picked).to_have_attribute("value", "65")
-    assert entries == []
-    cup(page, 6, 6)  # 66 beats the 65 announced: the challenger loses
+    expect(panel.locator("input[type=radio]:checked")).to_have_count(1)
+    expect(value(65).locator("input")).to_be_checked()
+    # The cup's first die picked, the value changed with a double tap: its second would land on
+    # a sending die and send the challenge.
+    first_die.nth(5).click()
+    page.evaluate("document.getElementById('tap-note').hidden = true")
+    version = panel.get_attribute("data-version")
+    values_in_view_cup_below()
+    page.mouse.dblclick(*middle(value(64)))
+    expect(note).to_contain_text("that second tap was ignored")
+    expect(value(64).locator("input")).to_be_checked()
+    expect(first_die.nth(5).locator("input")).to_be_checked()
+    page.wait_for_timeout(500)  # a request the second tap would have sent
+    assert entries == [] and panel.get_attribute("data-version") == version
+    # Another value, then at once the cup's first die: both count, though the page moved between.
+    values_in_view_cup_below()
+    page.mouse.click(*middle(value(54)))
+    assert bottom(send.first) <= 640
+    page.mouse.click(*middle(first_die.nth(4)))
+    expect(value(54).locator("input")).to_be_checked()
+    expect(first_die.nth(4).locator("input")).to_be_checked()
+    with posted(page):
+        page.mouse.click(*middle(send.nth(4)))  # 55 beats the 54 announced: the challenger loses
     expect(panel.locator(".news")).to_contain_text("Round 2:")
     assert len(entries) == 1
