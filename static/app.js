@@ -346,7 +346,8 @@
   // the form comes up, as far as the picked step's top stays in view (Mia's quick entry at 320x640:
   // the cup's dice were below the screen after every round; a review). A double tap's second, which
   // would land on what slid under the finger, is ignored and said so: one close to the first, soon
-  // after it. Any other tap counts (a lock on the whole panel dropped quick next picks; a review).
+  // after it (250 ms: a die the slide put under the finger, tapped on purpose 300 ms on, counts).
+  // Any other tap counts (a lock on the whole panel dropped quick next picks; a review).
   var down = null, slid = null;
   document.addEventListener("pointerdown", function (e) { down = { x: e.clientX, y: e.clientY }; }, true);
   document.addEventListener("change", function (e) {
@@ -365,7 +366,7 @@
     var first = slid;
     if (!first || !e.isTrusted) return;
     slid = null;
-    if (Date.now() - first.at > 350 || Math.abs(e.clientX - first.x) > 24 || Math.abs(e.clientY - first.y) > 24) return;
+    if (Date.now() - first.at > 250 || Math.abs(e.clientX - first.x) > 24 || Math.abs(e.clientY - first.y) > 24) return;
     if (!e.target.closest || !e.target.closest("#panel form")) return;
     e.preventDefault();
     e.stopImmediatePropagation();

@@ -177,7 +177,7 @@ def test_mia_quick_entry_on_a_small_phone_brings_the_cup_up_as_the_value_is_pick
     """At 320x640 the round's news and the values fill the screen after a round, the cup's dice
     below it (a review). Picking the value brings the rest of the form into view, the values'
     top still in it. A double tap's second, landing on what slid under the finger (here the
-    sending dice), picks and sends nothing, and the panel says so. A quick tap elsewhere counts
+    sending dice, within 250 ms), picks and sends nothing, and the panel says so. A quick tap elsewhere counts
     at once: a lock on the whole panel after the pick dropped the next die (a second review)."""
     base = live_server
     register(page, base)
