@@ -17,7 +17,7 @@ from ..i18n import gettext as _
 from ..i18n import ngettext, translated
 from ..models import Game, User
 from ..rules import GAMES, find_game
-from ..rules.base import RecordError
+from ..rules.base import Opening, RecordError
 from ..rules.dice import same_entry
 from ..rules.names import clean_name, name_key
 from ..rules.record import ReplayError, check_players
@@ -538,7 +538,7 @@ def log(game_id: int):
     loaded = service.load(session, game)
     rounds = service.entry_rounds(game, loaded.log)
     for i, entry in enumerate(loaded.log):
-        if entry.get("type") not in ("start", "startroll"):
+        if entry.get("type") not in Opening.TYPES:
             break
         rounds[i] = 0
     return render_template("games/log.html", loaded=loaded, game=game, rounds=rounds,
