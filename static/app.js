@@ -247,14 +247,33 @@
   var unsent = false, polledIn = false;
   // Guarded from the moment it is in the page: htmx runs its load event only as the swap settles
   // (20 ms on), and a double tap's second landed in between on the new Undo (found by a review).
-  // This phone's own change, answered: the first tap counted, the note then says.
+  // This phone's own change, answered: only a tap where the sending tap was is ignored (a double
+  // tap's second), and the note says the first counted; any other tap counts (the whole panel
+  // ignored the next die tapped at once, 300 to 600 ms after sending; a review).
+  var pressed = null, sentFrom = null;
+  function lastPress() { return pressed && Date.now() - pressed.at < 1000 ? pressed : null; }
+  document.addEventListener("pointerdown", function (e) { pressed = { x: e.clientX, y: e.clientY, at: Date.now() }; }, true);
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (!isPoll(e)) sentFrom = lastPress();
+  });
+  // The controls within 24 px of where the sending tap was take no tap meanwhile (app.css), so a tap
+  // on one lands on the panel, which says it was ignored; marked again as the swap settles (a scroll).
+  function guardSpot(panel) {
+    var at = panel.sentFrom;
+    Array.prototype.forEach.call(panel.querySelectorAll("form button, form label, form input"), function (el) {
+      var r = el.getBoundingClientRect();
+      el.classList.toggle("guarded", !!at && r.width > 0 && at.x > r.left - 24 && at.x < r.right + 24
+        && at.y > r.top - 24 && at.y < r.bottom + 24);
+    });
+  }
   document.addEventListener("htmx:afterSwap", function (e) {
     var fresh = e.target;
     if (!fresh || fresh.id !== "panel") return;
     fresh.classList.add("arming");
-    var cfg = e.detail.requestConfig;
-    if (!isPoll(e) && cfg && cfg.verb === "post" && e.detail.xhr && e.detail.xhr.status === 200) {
+    if (!isPoll(e) && e.detail.xhr && e.detail.xhr.status === 200) {
       fresh.setAttribute("data-answered", "");
+      fresh.sentFrom = sentFrom;
+      guardSpot(fresh);
     }
   });
   document.addEventListener("htmx:load", function (e) {
@@ -323,8 +342,8 @@
   }
   // The forms take no pointer events then (app.css): the tap lands on the panel; the control
   // under the finger tells a missed tap from a stray one.
-  function controlAt(panel, x, y) {
-    return Array.prototype.some.call(panel.querySelectorAll("form button, form label, form input"), function (el) {
+  function controlAt(panel, x, y, which) {
+    return Array.prototype.some.call(panel.querySelectorAll(which || "form button, form label, form input"), function (el) {
       var r = el.getBoundingClientRect();
       return r.width && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
     });
@@ -333,13 +352,18 @@
     var panel = document.getElementById("panel");
     if (!panel || !panel.contains(e.target)) return;
     var busy = panel.querySelector(".htmx-request:not([data-poll])");
+    if (!busy && panel.hasAttribute("data-answered")) {
+      if (!controlAt(panel, e.clientX, e.clientY, ".guarded")) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      return note(words("busy-done"));
+    }
     if (!panel.classList.contains("arming") && !busy) return;
     // A link or control outside the forms (mode, owner, Lead the men) takes the tap.
     if (e.target.closest("a, button, summary, label, input") || !controlAt(panel, e.clientX, e.clientY)) return;
     e.preventDefault();
     e.stopImmediatePropagation();
-    note(words(busy ? "busy" : panel.hasAttribute("data-moved") ? "moved"
-      : panel.hasAttribute("data-answered") ? "busy-done" : "early"), 0, false, !!busy);
+    note(words(busy ? "busy" : panel.hasAttribute("data-moved") ? "moved" : "early"), 0, false, !!busy);
   }, true);
 
   // A pick (a radio: a die, Mia's announced value) whose form goes on below the screen: the rest of
@@ -348,8 +372,7 @@
   // would land on what slid under the finger, is ignored and said so: one close to the first, soon
   // after it (250 ms: a die the slide put under the finger, tapped on purpose 300 ms on, counts).
   // Any other tap counts (a lock on the whole panel dropped quick next picks; a review).
-  var down = null, slid = null;
-  document.addEventListener("pointerdown", function (e) { down = { x: e.clientX, y: e.clientY }; }, true);
+  var slid = null;
   document.addEventListener("change", function (e) {
     var input = e.target, panel = document.getElementById("panel");
     if (!panel || input.type !== "radio" || !input.closest("form.entry") || !panel.contains(input)) return;
@@ -357,8 +380,8 @@
     var need = Math.floor(input.closest("form.entry").getBoundingClientRect().bottom - window.innerHeight + 8);
     var keep = Math.floor(step.getBoundingClientRect().top);
     if (need < 1 || keep < 1) return;
-    var was = window.scrollY, from = down;
-    down = null;
+    var was = window.scrollY, from = lastPress();
+    pressed = null;
     window.scrollBy({ top: Math.min(need, keep), behavior: "instant" });
     if (from && Math.abs(window.scrollY - was) >= 1) slid = { x: from.x, y: from.y, at: Date.now() };
   });
@@ -410,6 +433,7 @@
     if (panel && panel.classList.contains("arming")) {
       if (back !== null && !panel.hasAttribute("data-polled")) showOffline(false);
       showOutcome(panel, panel.hasAttribute("data-polled"));
+      if (panel.hasAttribute("data-answered")) guardSpot(panel);  // after its scroll
       if (!panel.hasAttribute("data-polled")) refocus(panel);
       else if (following) followPad(panel);
       else if (readingWas) keepReading(panel);
