@@ -87,6 +87,7 @@
       kept.removeAttribute("data-send-again"); kept.removeAttribute("data-busy");
     }
     html.querySelectorAll(".arming").forEach(function (el) { el.classList.remove("arming"); });
+    html.querySelectorAll(".tap-shield").forEach(function (el) { el.remove(); });
     html.setAttribute("data-kept-at", clock(new Date()));
     var body = "<!doctype html>\n" + html.outerHTML;
     caches.open("pages-v1").then(function (c) {
@@ -249,32 +250,31 @@
   // (20 ms on), and a double tap's second landed in between on the new Undo (found by a review).
   // This phone's own change, answered: only a tap where the sending tap was is ignored (a double
   // tap's second), and the note says the first counted; any other tap counts (the whole panel
-  // ignored the next die tapped at once, 300 to 600 ms after sending; a review).
+  // ignored the next die tapped at once, 300 to 600 ms after sending; a review). A clear shield of
+  // 48 px over that spot takes such a tap: not the controls near it, of which a big one tapped at
+  // its middle, 86 px away, was ignored too (a second review).
   var pressed = null, sentFrom = null;
   function lastPress() { return pressed && Date.now() - pressed.at < 1000 ? pressed : null; }
   document.addEventListener("pointerdown", function (e) { pressed = { x: e.clientX, y: e.clientY, at: Date.now() }; }, true);
   document.addEventListener("htmx:beforeRequest", function (e) {
     if (!isPoll(e)) sentFrom = lastPress();
   });
-  // The controls within 24 px of where the sending tap was take no tap meanwhile (app.css), so a tap
-  // on one lands on the panel, which says it was ignored; marked again as the swap settles (a scroll).
-  function guardSpot(panel) {
-    var at = panel.sentFrom;
-    Array.prototype.forEach.call(panel.querySelectorAll("form button, form label, form input"), function (el) {
-      var r = el.getBoundingClientRect();
-      el.classList.toggle("guarded", !!at && r.width > 0 && at.x > r.left - 24 && at.x < r.right + 24
-        && at.y > r.top - 24 && at.y < r.bottom + 24);
-    });
-  }
   document.addEventListener("htmx:afterSwap", function (e) {
     var fresh = e.target;
     if (!fresh || fresh.id !== "panel") return;
     fresh.classList.add("arming");
-    if (!isPoll(e) && e.detail.xhr && e.detail.xhr.status === 200) {
-      fresh.setAttribute("data-answered", "");
-      fresh.sentFrom = sentFrom;
-      guardSpot(fresh);
-    }
+    if (isPoll(e) || !e.detail.xhr) return;
+    // Refused as another phone came first: a tap now is told the game moved on, not to tap again
+    // (that tap would be the next player's; a review).
+    if (e.detail.xhr.status === 409) fresh.setAttribute("data-moved", "");
+    if (e.detail.xhr.status !== 200) return;
+    fresh.setAttribute("data-answered", "");
+    if (!sentFrom) return;
+    var shield = document.createElement("div");
+    shield.className = "tap-shield";
+    shield.style.left = sentFrom.x - 24 + "px";
+    shield.style.top = sentFrom.y - 24 + "px";
+    fresh.appendChild(shield);
   });
   document.addEventListener("htmx:load", function (e) {
     var fresh = e.target;
@@ -297,6 +297,8 @@
       fresh.classList.remove("arming");
       fresh.removeAttribute("data-moved");
       fresh.removeAttribute("data-answered");
+      var shield = fresh.querySelector(".tap-shield");
+      if (shield) shield.remove();
     }, ms);
   });
   document.addEventListener("htmx:afterRequest", function (e) {
@@ -342,8 +344,8 @@
   }
   // The forms take no pointer events then (app.css): the tap lands on the panel; the control
   // under the finger tells a missed tap from a stray one.
-  function controlAt(panel, x, y, which) {
-    return Array.prototype.some.call(panel.querySelectorAll(which || "form button, form label, form input"), function (el) {
+  function controlAt(panel, x, y) {
+    return Array.prototype.some.call(panel.querySelectorAll("form button, form label, form input"), function (el) {
       var r = el.getBoundingClientRect();
       return r.width && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
     });
@@ -352,13 +354,13 @@
     var panel = document.getElementById("panel");
     if (!panel || !panel.contains(e.target)) return;
     var busy = panel.querySelector(".htmx-request:not([data-poll])");
-    if (!busy && panel.hasAttribute("data-answered")) {
-      if (!controlAt(panel, e.clientX, e.clientY, ".guarded")) return;
+    if (!busy && e.target.className === "tap-shield") {  // a double tap's second (above)
       e.preventDefault();
       e.stopImmediatePropagation();
-      return note(words("busy-done"));
+      if (controlAt(panel, e.clientX, e.clientY)) note(words("busy-done"));
+      return;
     }
-    if (!panel.classList.contains("arming") && !busy) return;
+    if (!(panel.classList.contains("arming") && !panel.hasAttribute("data-answered")) && !busy) return;
     // A link or control outside the forms (mode, owner, Lead the men) takes the tap.
     if (e.target.closest("a, button, summary, label, input") || !controlAt(panel, e.clientX, e.clientY)) return;
     e.preventDefault();
@@ -433,7 +435,6 @@
     if (panel && panel.classList.contains("arming")) {
       if (back !== null && !panel.hasAttribute("data-polled")) showOffline(false);
       showOutcome(panel, panel.hasAttribute("data-polled"));
-      if (panel.hasAttribute("data-answered")) guardSpot(panel);  // after its scroll
       if (!panel.hasAttribute("data-polled")) refocus(panel);
       else if (following) followPad(panel);
       else if (readingWas) keepReading(panel);

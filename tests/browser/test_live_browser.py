@@ -204,9 +204,17 @@ def test_a_polled_panel_does_not_replace_one_whose_entry_is_on_its_way(page: Pag
     other.wait_for_timeout(300)
     expect(other.locator("#panel")).not_to_contain_text("The game moved on")
     assert len(held) == 1
+    other.evaluate("document.body.setAttribute('data-arm-ms', '4000')")  # the guard's time widened
     held[0].continue_()
     expect(other.locator("#panel")).to_contain_text("The game changed since this page was shown", timeout=3_000)
     expect(other.locator("#panel")).to_contain_text("entry 2 corrected to Ann: 5-2 in 2")
+    # A tap at once on the refusal's pad is ignored, and not with "Tap again", which would enter
+    # the next player's turn: the game moved on (a playtest).
+    die = other.locator("fieldset", has_text="First die").locator("label").nth(2)
+    box = die.bounding_box()
+    other.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(other.locator("#tap-note")).to_contain_text("The game moved on meanwhile (see its last entry)")
+    expect(die.locator("input")).not_to_be_checked()
     # Nothing picked comes back with the refusal (5-5 did, from a poll before the tap: one tap on
     # "in 1" then recorded dice the scorer had changed).
     expect(other.locator("#panel input[type=radio]:checked")).to_have_count(0)
