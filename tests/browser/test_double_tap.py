@@ -176,6 +176,35 @@ def test_a_second_tap_as_the_new_panel_comes_in_is_ignored_and_said_so(page: Pag
     assert [e["type"] for e in record["entries"]] == ["start", "announce", "join"] and not record["history"]
 
 
+def test_a_tap_pressed_as_the_panel_goes_and_lifted_on_the_new_one_is_said_ignored(page: Page, live_server: str):
+    """A double tap's second pressed on the old panel as its answer comes, and lifted on the new one
+    where the sending tap was, makes no click on the new panel (pressed and lifted on two different
+    panels): nothing is entered, and the note still says the tap was ignored (a playtest saw none)."""
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0)
+    game_url = page.url
+    with swapped(page):
+        page.locator("fieldset", has_text="announces a penalty").get_by_role("button", name="3", exact=True).click()
+    page.evaluate("document.body.setAttribute('data-arm-ms', '4000')")  # the guard's time widened
+    held = []
+    page.route("**/entries", lambda route: held.append(route))
+    spot = middle(page.get_by_role("button", name="Join the men", exact=True))
+    page.mouse.click(*spot)  # Ben joins: the answer held back
+    page.wait_for_function("() => document.querySelector('#panel .htmx-request:not([data-poll])') !== null")
+    page.mouse.move(*spot)
+    page.mouse.down()  # the second tap, pressed on the old panel
+    with swapped(page):
+        held[0].continue_()
+    page.unroute("**/entries")
+    assert under(page, spot) == "Join the men"  # Cat's, now under the finger
+    page.mouse.up()
+    expect(page.locator("#tap-note")).to_have_text("The first tap counted; the second was ignored.")
+    page.wait_for_timeout(500)
+    record = page.request.get(game_url + "/record.json").json()
+    assert [e["type"] for e in record["entries"]] == ["start", "announce", "join"]
+
+
 def test_a_quick_tap_elsewhere_on_the_new_panel_counts_at_once(page: Page, live_server: str):
     """The guard against a double tap ignored the whole new panel for 600 ms: the next player's
     first die, tapped 300 to 600 ms after the sending tap, was dropped, and so was Mia's value
