@@ -2,8 +2,8 @@
 
 At start the app copies ``static/`` into a cache folder named after a hash of
 its content (``STATIC_CACHE``, default ``instance/static-cache``), minifies its
-own scripts and style sheets there (rjsmin, rcssmin: the comments stay in the
-source, not in what a phone downloads) and compresses every file with
+own scripts and style sheets there (calmjs.parse, which also shortens a script's local
+names, and rcssmin: the comments stay in the source, not in what a phone downloads) and compresses every file with
 WhiteNoise's compressor, once per content: later starts and the other workers
 reuse the folder. WhiteNoise then sends each client the
 best encoding it accepts (br, else gzip, else the file itself), with ETag and
@@ -19,11 +19,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from importlib.metadata import version
 from pathlib import Path
 from urllib.parse import parse_qs
 
 import rcssmin
-import rjsmin
+from calmjs.parse import es5
+from calmjs.parse.unparsers.es5 import minify_print
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 from whitenoise.string_utils import decode_path_info
@@ -37,9 +39,17 @@ def content_version(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:10]
 
 
+def jsmin(text: str) -> str:
+    """The script ``text`` (ES5) minified: whitespace and comments gone, and the names local to
+    its functions shortened (calmjs.parse; the globals it uses keep theirs). app.js sent 4.8 KB
+    (br) with whitespace and comments gone only, 4.3 KB so (docs/speed.md §Static files).
+    Raises calmjs.parse's ``ECMASyntaxError`` on a script it cannot parse."""
+    return minify_print(es5(text), obfuscate=True, obfuscate_globals=False)
+
+
 #: How a file is minified, by its suffix. A vendored ``.min.`` file is served as it is.
-MINIFY = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
-MINIFIERS = f"rjsmin {rjsmin.__version__}, rcssmin {rcssmin.__version__}"
+MINIFY = {".js": jsmin, ".css": rcssmin.cssmin}
+MINIFIERS = f"calmjs.parse {version('calmjs.parse')}, rcssmin {rcssmin.__version__}"
 
 
 def served(name: str, data: bytes) -> bytes:
