@@ -22,13 +22,18 @@ def under(page: Page, spot: tuple[float, float]) -> str:
     })?.textContent.trim()""", list(spot))
 
 
-def test_second_tap_on_the_next_players_button_is_ignored(page: Page, live_server: str):
-    base = live_server
+def men_to_choose(page: Page, base: str) -> str:
+    """A Mice and Men game of Ann, Ben, Cat and Dan, Ann's penalty of 3 announced: each in turn
+    joins the men or not, by the same button in the same place. Its URL."""
     register(page, base)
     set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0)
-    game_url = page.url
     with swapped(page):
         page.locator("fieldset", has_text="announces a penalty").get_by_role("button", name="3", exact=True).click()
+    return page.url
+
+
+def test_second_tap_on_the_next_players_button_is_ignored(page: Page, live_server: str):
+    game_url = men_to_choose(page, live_server)
     join = page.get_by_role("button", name="Join the men", exact=True)
     # The guard lasts 600 ms after a swap; a loaded test machine can take longer than that
     # between two steps, so the test widens it (the same code path, only the time differs).
@@ -155,12 +160,7 @@ def test_a_second_tap_as_the_new_panel_comes_in_is_ignored_and_said_so(page: Pag
     (20 ms on): a second tap in that moment landed on the new panel's Undo, unguarded, and took
     back the turn just recorded, saying nothing (found by a review). The panel is guarded from
     the moment it is in the page, and the note says the first tap counted."""
-    base = live_server
-    register(page, base)
-    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0)
-    game_url = page.url
-    with swapped(page):
-        page.locator("fieldset", has_text="announces a penalty").get_by_role("button", name="3", exact=True).click()
+    game_url = men_to_choose(page, live_server)
     # The settling moment widened (the same code path, only the time differs): 20 ms is too
     # short to tap into from a test.
     page.evaluate("htmx.config.defaultSettleDelay = 3000")
@@ -182,12 +182,7 @@ def test_a_tap_pressed_as_the_panel_goes_and_lifted_on_the_new_one_is_said_ignor
     """A double tap's second pressed on the old panel as its answer comes, and lifted on the new one
     where the sending tap was, makes no click on the new panel (pressed and lifted on two different
     panels): nothing is entered, and the note still says the tap was ignored (a playtest saw none)."""
-    base = live_server
-    register(page, base)
-    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0)
-    game_url = page.url
-    with swapped(page):
-        page.locator("fieldset", has_text="announces a penalty").get_by_role("button", name="3", exact=True).click()
+    game_url = men_to_choose(page, live_server)
     page.evaluate("document.body.setAttribute('data-arm-ms', '4000')")  # the guard's time widened
     held = []
     page.route("**/entries", lambda route: held.append(route))
