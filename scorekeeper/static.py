@@ -2,10 +2,10 @@
 
 At start the app copies ``static/`` into a cache folder named after a hash of
 its content (``STATIC_CACHE``, default ``instance/static-cache``), minifies its
-own scripts and style sheets there (calmjs.parse, which also shortens a script's local
-names, and rcssmin: the comments stay in the source, not in what a phone downloads) and compresses every file with
-WhiteNoise's compressor, once per content: later starts and the other workers
-reuse the folder. WhiteNoise then sends each client the
+own scripts and style sheets there (calmjs.parse, which also shortens a script's
+local names, and rcssmin: the comments stay in the source, not in what a phone
+downloads) and compresses every file with WhiteNoise's compressor, once per
+content: later starts and the other workers reuse the folder. WhiteNoise then sends each client the
 best encoding it accepts (br, else gzip, else the file itself), with ETag and
 Last-Modified for 304s.
 
@@ -19,13 +19,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from importlib.metadata import version
 from pathlib import Path
 from urllib.parse import parse_qs
 
 import rcssmin
-from calmjs.parse import es5
-from calmjs.parse.unparsers.es5 import minify_print
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 from whitenoise.string_utils import decode_path_info
@@ -43,13 +40,24 @@ def jsmin(text: str) -> str:
     """The script ``text`` (ES5) minified: whitespace and comments gone, and the names local to
     its functions shortened (calmjs.parse; the globals it uses keep theirs). app.js sent 4.8 KB
     (br) with whitespace and comments gone only, 4.3 KB so (docs/speed.md §Static files).
-    Raises calmjs.parse's ``ECMASyntaxError`` on a script it cannot parse."""
+    Raises calmjs.parse's ``ECMASyntaxError`` on a script it cannot parse. calmjs.parse is
+    imported here, when a copy is built, not by every worker as it starts (some 30 ms)."""
+    from calmjs.parse import es5
+    from calmjs.parse.unparsers.es5 import minify_print
+
     return minify_print(es5(text), obfuscate=True, obfuscate_globals=False)
+
+
+def minifiers() -> str:
+    """The minifiers and their versions, part of the cache folder's name: another version may
+    minify otherwise, so its copy is built anew."""
+    from importlib.metadata import version
+
+    return f"calmjs.parse {version('calmjs.parse')}, rcssmin {rcssmin.__version__}"
 
 
 #: How a file is minified, by its suffix. A vendored ``.min.`` file is served as it is.
 MINIFY = {".js": jsmin, ".css": rcssmin.cssmin}
-MINIFIERS = f"calmjs.parse {version('calmjs.parse')}, rcssmin {rcssmin.__version__}"
 
 
 def served(name: str, data: bytes) -> bytes:
@@ -67,7 +75,7 @@ def build(source: Path, cache: Path) -> tuple[Path, dict[str, str]]:
     :func:`scorekeeper.web.static_url` puts it in URLs)."""
     contents = {p.relative_to(source).as_posix(): p.read_bytes()
                 for p in sorted(source.rglob("*")) if p.is_file()}
-    versions, whole = {}, hashlib.sha256(MINIFIERS.encode())
+    versions, whole = {}, hashlib.sha256(minifiers().encode())
     for name, data in contents.items():
         versions["/static/" + name] = content_version(data)
         whole.update(name.encode() + b"\0" + data)

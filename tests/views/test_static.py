@@ -86,6 +86,23 @@ def test_compressed_copy_built_once_per_content(app, tmp_path):
     assert versions["/static/app.css"] in versioned(app, "app.css")
 
 
+def test_a_worker_starting_on_a_built_copy_imports_no_minifier(app, tmp_path):
+    """The minifier (calmjs.parse, with its parser tables) is imported only to build a copy: a
+    worker that starts on a built one, as every worker but the first does, goes without."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cache = tmp_path / "cache"
+    static.build(Path(app.static_folder), cache)
+    script = ("import sys; from pathlib import Path; from scorekeeper import static; "
+              f"static.build(Path({app.static_folder!r}), Path({str(cache)!r})); "
+              "print(sorted(m for m in sys.modules if m.startswith(('calmjs', 'ply'))))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    assert len(list(cache.iterdir())) == 1
+
+
 def test_the_static_cache_folder_is_the_one_the_environment_names(make_app, monkeypatch, tmp_path):
     """README §Configuration names ``STATIC_CACHE``; it was never read, and the copies went to the
     instance folder whatever it said (found by a review)."""
