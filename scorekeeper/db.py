@@ -266,25 +266,53 @@ def run(session: Session, statement, params: dict) -> Ran:
     ``connection_invalidated`` set on the error, as the callers' retries expect).
     """
     conn = session.connection()
-    dialect = conn.dialect
+    prepared = _prepared_for(statement, conn.dialect)
+    return _execute(conn, prepared, statement, params, _args(prepared, params), False)
+
+
+def run_many(session: Session, statement, rows: list[dict]) -> int:
+    """Run the Core ``statement`` (an ``insert`` built once, without ``RETURNING``) once for each
+    of ``rows`` (parameter dicts, at least one), as :func:`run` runs one: in the session's
+    transaction, on the driver's ``executemany``. Returns the rows written as the driver counts
+    them (-1 if it says none). For the figures and the export's rounds an entry that ends a round
+    writes on SQLite (docs/speed.md §Statements on the driver)."""
+    conn = session.connection()
+    prepared = _prepared_for(statement, conn.dialect)
+    return _execute(conn, prepared, statement, rows, [_args(prepared, row) for row in rows], True).rowcount
+
+
+def _prepared_for(statement, dialect) -> _Prepared:
     key = (statement, dialect.name)
     prepared = _prepared.get(key)
     if prepared is None:
         if len(_prepared) >= MAX_PREPARED:
             _prepared.clear()
         prepared = _prepared[key] = _prepare(statement, dialect)
+    return prepared
+
+
+def _args(prepared: _Prepared, params: dict):
+    """``params`` converted by each parameter's type, in the driver's paramstyle."""
     values = {}
     for name, param, default, process in prepared.binds:
         value = params.get(param, default)
         values[name] = process(value) if process is not None else value
-    args = values if prepared.names is None else [values[name] for name in prepared.names]
+    return values if prepared.names is None else [values[name] for name in prepared.names]
+
+
+def _execute(conn, prepared: _Prepared, statement, params, args, many: bool) -> Ran:
+    dialect = conn.dialect
     dbapi_conn = conn.connection.dbapi_connection
     cursor = dbapi_conn.cursor()
     try:
         for listener in conn.dispatch.before_cursor_execute:
-            listener(conn, cursor, prepared.sql, args, None, False)
-        cursor.execute(prepared.sql, args)
-        rows = cursor.fetchall() if cursor.description is not None else []
+            listener(conn, cursor, prepared.sql, args, None, many)
+        if many:
+            cursor.executemany(prepared.sql, args)
+            rows = []
+        else:
+            cursor.execute(prepared.sql, args)
+            rows = cursor.fetchall() if cursor.description is not None else []
         count = cursor.rowcount
     except dialect.loaded_dbapi.Error as err:
         if dialect.is_disconnect(err, dbapi_conn, cursor):

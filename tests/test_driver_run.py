@@ -9,11 +9,11 @@ from datetime import datetime
 
 import pytest
 from sqlalchemy import event, select, text
-from sqlalchemy.exc import MultipleResultsFound, NoResultFound, OperationalError
+from sqlalchemy.exc import IntegrityError, MultipleResultsFound, NoResultFound, OperationalError
 
-from scorekeeper.db import get_session, run
+from scorekeeper.db import get_session, run, run_many
 from scorekeeper.models import Entry, Game
-from scorekeeper.services import export_rows, groups
+from scorekeeper.services import export_rows, groups, stats
 from scorekeeper.services import games as service
 
 from .conftest import HX, PG_URL, messages, new_game, version_of
@@ -73,6 +73,48 @@ def test_a_write_stores_what_sqlalchemy_stores(app, client, auth):
         assert run(session, export_rows._FAST, {"b_game": game, "b_old": 999, "b_version": 1000,
                                                  "b_rounds": 0}).rowcount == 0
         session.rollback()
+
+
+def test_rows_written_many_at_once_are_what_sqlalchemy_writes(app, client, auth):
+    """``run_many`` (the seats' figures of an entry that ends a round): the same rows as
+    SQLAlchemy's execution of the same statement writes, the driver's count, listeners told it
+    is many, and a duplicate key raised as SQLAlchemy's ``IntegrityError`` with nothing kept."""
+    auth.register()
+    game = new_game(client, point_limit=100)
+    with app.app_context():
+        session = get_session()
+        session.execute(text("DELETE FROM game_figures WHERE game_id = :g"), {"g": game})
+        columns = [c.name for c in stats._FIGURES.columns]
+
+        def row(seat):
+            return {"game_id": game, "seat": seat, **{c: seat * 7 + i for i, c in enumerate(columns[2:])},
+                    "won": seat % 2 == 0, "shared": seat == 2}
+
+        told = []
+        engine = app.extensions["scorekeeper.engine"]
+
+        def listen(conn, cursor, statement, params, context, many):
+            told.append(many)
+
+        event.listen(engine, "before_cursor_execute", listen)
+        try:
+            count = run_many(session, stats._ADD_FIGURES, [row(s) for s in (0, 1, 2)])
+        finally:
+            event.remove(engine, "before_cursor_execute", listen)
+        assert told == [True] and count in (3, -1)
+        session.connection().execute(stats._ADD_FIGURES, [row(s) for s in (10, 11, 12)])
+        stored = session.execute(text(f"SELECT {', '.join(columns)} FROM game_figures WHERE game_id = :g "
+                                      "ORDER BY seat"), {"g": game}).all()
+        ours, theirs = [tuple(r)[2:] for r in stored[:3]], [tuple(r)[2:] for r in stored[3:]]
+        assert len(stored) == 6 and ours == [tuple(row(s).values())[2:] for s in (0, 1, 2)]
+        assert [tuple(row(s).values())[2:] for s in (10, 11, 12)] == theirs
+        session.commit()
+        with pytest.raises(IntegrityError):
+            run_many(session, stats._ADD_FIGURES, [row(20), row(0)])
+        session.rollback()
+        seats = session.execute(text("SELECT seat FROM game_figures WHERE game_id = :g ORDER BY seat"),
+                                {"g": game}).scalars().all()
+        assert seats == [0, 1, 2, 10, 11, 12]
 
 
 def test_listeners_see_the_statement(app, client, auth):

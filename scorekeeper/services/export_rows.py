@@ -30,13 +30,13 @@ from datetime import timezone
 from sqlalchemy import ColumnElement, Update, bindparam, delete, insert, select, text
 from sqlmodel import Session
 
-from ..db import run
+from ..db import run, run_many
 from ..models import ExportRound, ExportState, Game
 from ..rules import RULES_VERSION, find_game
 from ..rules.base import GameState, parse_options
 
-# Plain Core statements on the tables, built once (an entry runs one or two of them): no
-# ORM objects of these tables are ever loaded, so the ORM's per-statement work is skipped.
+# Plain Core statements on the tables, built once, run on the driver (db.run; an entry runs one
+# to four of them): no ORM objects of these tables are ever loaded.
 _STATE, _ROUND = ExportState.__table__, ExportRound.__table__
 _MARK = select(_STATE.c.version, _STATE.c.rules, _STATE.c.rounds).where(_STATE.c.game_id == bindparam("b_game"))
 _MOVE = _STATE.update().where(_STATE.c.game_id == bindparam("b_game")).values(
@@ -129,22 +129,22 @@ def store(session: Session, game: Game, state: GameState, marked: bool | None = 
         _write_all(session.connection(), game.id, game.version,
                    round_cells(game.game, players, options, state.summary()["rounds"]))
         return
-    conn = session.connection()
     if marked is None:
         marked = run(session, _FAST, {"b_game": game.id, "b_old": game.version - 1, "b_rounds": played,
                                       "b_version": game.version}).rowcount == 1
     if marked:
         return  # the entry finished no round
-    mark = conn.execute(_MARK, {"b_game": game.id}).first()
+    mark = run(session, _MARK, {"b_game": game.id}).first()
     if mark is None or mark.version != game.version - 1 or mark.rules != RULES_VERSION or mark.rounds > played:
         return  # not at the version before this entry: stale, the export replays
     stored = mark.rounds
     texts = texts_after(game, state, stored)
     if texts is None:
         return  # the round before the new ones is not kept: stale, the export replays
-    conn.execute(_ADD, [{"b_game": game.id, "b_position": stored + i, "b_cells": t}
-                        for i, t in enumerate(texts, start=1)])
-    conn.execute(_MOVE, {"b_game": game.id, "b_version": game.version, "b_rounds": played})
+    if texts:
+        run_many(session, _ADD, [{"b_game": game.id, "b_position": stored + i, "b_cells": t}
+                                 for i, t in enumerate(texts, start=1)])
+    run(session, _MOVE, {"b_game": game.id, "b_version": game.version, "b_rounds": played})
 
 
 def texts_after(game: Game, state: GameState, stored: int, summary: dict | None = None) -> list[str] | None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import bindparam, case, delete, func, insert
 from sqlmodel import Session, select
 
+from ..db import run, run_many
 from ..models import Game, GameFigures, GamePlayer, Player
 from ..rules import GAMES, find_game
 from ..rules.mitchi import MITCHI
@@ -81,8 +82,8 @@ def game_figures(game: str, players: list[str], summary: dict) -> dict[str, dict
     return figures(players, summary, round_sums(game, players, summary["rounds"]))
 
 
-# Plain Core statements on the table, built once, run on the session's connection: an entry
-# that ends a round writes the figures, and the ORM's bulk path cost four times the SQL.
+# Plain Core statements on the table, built once, run on the driver (db.run): an entry that
+# ends a round writes the figures, and the ORM's bulk path cost four times the SQL.
 _FIGURES = GameFigures.__table__
 _FORGET_FIGURES = delete(_FIGURES).where(_FIGURES.c.game_id == bindparam("b_game"))
 _ADD_FIGURES = insert(_FIGURES)
@@ -90,9 +91,8 @@ _ADD_FIGURES = insert(_FIGURES)
 
 def write_figures(session: Session, game_id: int, players: list[str], figs: dict[str, dict]) -> None:
     """Replace the game's figure rows (one per seat); no commit."""
-    conn = session.connection()
-    conn.execute(_FORGET_FIGURES, {"b_game": game_id})
-    conn.execute(_ADD_FIGURES, [{"game_id": game_id, "seat": seat, **figs[p]} for seat, p in enumerate(players)])
+    run(session, _FORGET_FIGURES, {"b_game": game_id})
+    run_many(session, _ADD_FIGURES, [{"game_id": game_id, "seat": seat, **figs[p]} for seat, p in enumerate(players)])
 
 
 def insert_figures(session: Session, rows: list[dict]) -> None:
