@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import g, request, session
+from flask import current_app, g, request, session
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 from jinja2 import pass_eval_context
 from markupsafe import Markup
 from babel import Locale
@@ -52,7 +54,27 @@ def select_language() -> str:
     chosen = session.get("lang")
     if valid_language(chosen):
         return chosen
-    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+    return browser_language(request.headers.get("Accept-Language", ""))
+
+
+#: Accept-Language header -> the language it picks (:func:`browser_language`); all dropped when full.
+_BROWSER_LANGUAGES: dict[str, str] = {}
+MAX_BROWSER_LANGUAGES = 1024
+
+
+def browser_language(header: str) -> str:
+    """The language of :data:`LANGUAGES` an ``Accept-Language`` header (its text) picks, else
+    "en": Werkzeug's ``best_match`` (qualities, ranges, "de-DE" for "de"), worked out once per
+    header text and kept. A phone sends the same header with every entry and every live poll,
+    and parsing it cost each request some 12 µs (docs/speed.md §Entry path). Keeps at most
+    :data:`MAX_BROWSER_LANGUAGES` (all dropped when full)."""
+    found = _BROWSER_LANGUAGES.get(header)
+    if found is None:
+        if len(_BROWSER_LANGUAGES) >= MAX_BROWSER_LANGUAGES:
+            _BROWSER_LANGUAGES.clear()
+        found = parse_accept_header(header, LanguageAccept).best_match(list(LANGUAGES)) or "en"
+        _BROWSER_LANGUAGES[header] = found
+    return found
 
 
 def catalog():
@@ -61,7 +83,10 @@ def catalog():
     Flask-Babel finds them anew on every call (four context look-ups, about 10 µs), and a game
     panel asks some thirty times (docs/speed.md §Entry path). The catalog is kept where
     Flask-Babel keeps its own per-request values (``g._flask_babel.babel_translations``), so
-    ``flask_babel.refresh()`` and ``force_locale()`` drop it with the locale.
+    ``flask_babel.refresh()`` and ``force_locale()`` drop it with the locale. The first call of
+    a request takes the locale's catalog from the app's own dict, filled from Flask-Babel's
+    ``get_translations()`` the first time each locale is asked for (its domain and cache
+    look-ups cost each request some 10 µs more).
     """
     try:
         here = g._get_current_object()  # the app context's g: one look-up through the proxy
@@ -70,7 +95,13 @@ def catalog():
     ctx = here.get("_flask_babel")
     found = getattr(ctx, "babel_translations", None)
     if found is None:
-        found = get_translations()
+        locale = get_locale()  # the request's, or force_locale()'s
+        kept = current_app.extensions["scorekeeper.catalogs"]
+        found = kept.get(locale)
+        if found is None:
+            found = get_translations()
+            if locale is not None:  # Flask-Babel keeps each language's catalog for good too
+                kept[locale] = found
         ctx = here.get("_flask_babel")
         if ctx is not None:
             ctx.babel_translations = found
@@ -229,6 +260,7 @@ def request_locale() -> Locale:
 def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(ROOT / "translations"))
     babel.init_app(app, locale_selector=request_locale)
+    app.extensions["scorekeeper.catalogs"] = {}  # each locale's catalog as Flask-Babel first found it
     # The templates' _(), ngettext(), pgettext(): as Jinja's "newstyle" gettext (autoescaped,
     # always %-formatted), on the catalog looked up once per request, one call each.
     app.jinja_env.install_gettext_callables(gettext=gettext, ngettext=ngettext, pgettext=pgettext,

@@ -137,3 +137,24 @@ def test_the_catalog_looked_up_once_per_request_follows_a_language_switch(app):
         assert gettext("%(player)s starts", player="<b>") == "<b> fängt an"  # escaped where it is shown
     with app.test_request_context("/", headers={"Accept-Language": "en"}):
         assert render_template_string(page, who="Ann") == "Round 2 points Ann starts"
+
+
+def test_the_language_a_browser_asks_for_is_worked_out_once_per_header(monkeypatch):
+    """``browser_language``: Werkzeug's ``best_match`` of each header, the same when asked again
+    (kept by the header's text, never another header's answer), English when nothing matches,
+    and at most MAX_BROWSER_LANGUAGES headers kept."""
+    from werkzeug.datastructures import LanguageAccept
+    from werkzeug.http import parse_accept_header
+
+    from scorekeeper import i18n
+
+    headers = ["de-DE,de;q=0.9,en;q=0.5", "en;q=0.5, de;q=0.9", "de-AT", "fr", "", "en-GB,en;q=0.9",
+               "de;q=0, en;q=0.1", "*", "fr-CH, fr;q=0.9, de;q=0.7"]
+    werkzeug = [parse_accept_header(h, LanguageAccept).best_match(list(i18n.LANGUAGES)) or "en" for h in headers]
+    assert "de" in werkzeug and "en" in werkzeug  # both answers are among the cases
+    assert [i18n.browser_language(h) for h in headers] == werkzeug
+    assert [i18n.browser_language(h) for h in reversed(headers)] == werkzeug[::-1]
+    monkeypatch.setattr(i18n, "MAX_BROWSER_LANGUAGES", 3)
+    monkeypatch.setattr(i18n, "_BROWSER_LANGUAGES", {})
+    assert [i18n.browser_language(h) for h in headers] == werkzeug
+    assert len(i18n._BROWSER_LANGUAGES) <= 3
