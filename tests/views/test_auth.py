@@ -36,6 +36,19 @@ def test_the_login_page_says_who_this_phone_is_logged_in_as(client, auth):
     assert "Dieses Handy ist schon als ben angemeldet." in client.get("/login").data.decode()
 
 
+def test_the_sign_up_page_says_who_this_phone_is_logged_in_as(client, auth):
+    """Opened while logged in, the sign-up page says as whom, and that making an account there
+    switches the phone to it (as the login page does; found by a playtest); it does."""
+    assert "logged in as" not in client.get("/register").data.decode()  # logged out: only the form
+    auth.register(username="ann")
+    page = client.get("/register").data.decode()
+    assert "This phone is logged in as ann already. Making an account here switches it to the new account." in page
+    assert auth.register(username="ben").status_code == 303
+    assert "This phone is logged in as ben already." in client.get("/register").data.decode()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    assert "Dieses Handy ist schon als ben angemeldet." in client.get("/register").data.decode()
+
+
 def test_wrong_password_and_taken_name(client, auth):
     auth.register()
     auth.logout()
