@@ -22,7 +22,7 @@ from flask import current_app, g, request, session
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from jinja2 import pass_eval_context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from babel import Locale
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
@@ -223,7 +223,7 @@ def _template_gettext(eval_ctx, string: str, **variables) -> str:
     found = cat.ugettext(string)
     if not variables and "%" not in found:  # nothing to fill: as %-formatting would leave it
         return Markup(found) if eval_ctx.autoescape else found
-    return (Markup(found) if eval_ctx.autoescape else found) % variables
+    return markup_filled(found, variables) if eval_ctx.autoescape else found % variables
 
 
 @pass_eval_context
@@ -231,7 +231,7 @@ def _template_ngettext(eval_ctx, singular: str, plural: str, num: int, **variabl
     """``ngettext()`` in a template: Jinja's newstyle ``ngettext`` (``%(num)d`` is ``num``)."""
     variables.setdefault("num", num)
     found = catalog().ungettext(singular, plural, num)
-    return (Markup(found) if eval_ctx.autoescape else found) % variables
+    return markup_filled(found, variables) if eval_ctx.autoescape else found % variables
 
 
 @pass_eval_context
@@ -239,7 +239,28 @@ def _template_pgettext(eval_ctx, context: str, string: str, **variables) -> str:
     """``pgettext()`` in a template: Jinja's newstyle ``pgettext``."""
     variables.setdefault("context", context)
     found = catalog().upgettext(context, string)
-    return (Markup(found) if eval_ctx.autoescape else found) % variables
+    return markup_filled(found, variables) if eval_ctx.autoescape else found % variables
+
+
+def markup_filled(text: str, variables: dict) -> Markup:
+    """``Markup(text) % variables``: the translated ``text`` (trusted: the catalog's) with each
+    value escaped, as Jinja's newstyle gettext fills it in an autoescaped template.
+
+    When every value is a plain ``int``, ``str`` or ``Markup`` (nearly always: names, numbers,
+    dice), the strings are escaped first and the text filled as a plain string, which gives the
+    same markup in half the time: markupsafe wraps each value in a helper object that escapes it
+    on the way (some 3 µs a text, about ten texts a Mitchi panel; docs/speed.md §Entry path). Anything
+    else (a bool, a float, None, an object with ``__html__``) goes to ``Markup``'s own ``%``."""
+    escaped = {}
+    for key, value in variables.items():
+        kind = type(value)
+        if kind is int:
+            escaped[key] = value
+        elif kind is str or kind is Markup:
+            escaped[key] = escape(value)
+        else:
+            return Markup(text) % variables
+    return Markup(text % escaped)
 
 
 _LOCALES: dict[str, Locale] = {}

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from .conftest import HX, new_game
 
@@ -158,3 +160,40 @@ def test_the_language_a_browser_asks_for_is_worked_out_once_per_header(monkeypat
     monkeypatch.setattr(i18n, "_BROWSER_LANGUAGES", {})
     assert [i18n.browser_language(h) for h in headers] == werkzeug
     assert len(i18n._BROWSER_LANGUAGES) <= 3
+
+
+def _texts_with_values() -> list[str]:
+    """Every English and German text of the catalog that has a value to fill in."""
+    texts = []
+    for m in read_po(PO.open("rb")):
+        for t in [*(m.id if isinstance(m.id, tuple) else [m.id]), *(m.string if isinstance(m.string, tuple) else [m.string])]:
+            if t and "%(" in t:
+                texts.append(t)
+    return texts
+
+
+TEXTS_WITH_VALUES = _texts_with_values()
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data())
+def test_a_text_is_filled_as_markupsafe_fills_it(data):
+    """``i18n.markup_filled`` (the templates' _(), ngettext(), pgettext() with values): the same
+    markup as ``Markup(text) % values`` for any of the catalog's texts, with names holding HTML,
+    quotes and ampersands, numbers, markup, and values of other kinds (those go to markupsafe)."""
+    from markupsafe import Markup
+
+    from scorekeeper.i18n import markup_filled
+
+    text = data.draw(st.sampled_from(TEXTS_WITH_VALUES))
+    values = {}
+    for name, kind in re.findall(r"%\((\w+)\)([sd])", text):
+        if kind == "d":
+            values[name] = data.draw(st.one_of(st.integers(), st.booleans()))
+        else:
+            values[name] = data.draw(st.one_of(
+                st.text(), st.sampled_from(["<b>x</b><script>alert(1)</script>", "Ann & Ben", "O'Neil \"Jr\""]),
+                st.integers(), st.builds(Markup, st.sampled_from(["<b>Ann</b>", "&amp;"])), st.none(),
+                st.floats(allow_nan=False)))
+    ours = markup_filled(text, values)
+    assert type(ours) is Markup and ours == Markup(text) % values
