@@ -152,7 +152,8 @@ def test_the_language_a_browser_asks_for_is_worked_out_once_per_header(monkeypat
 
     headers = ["de-DE,de;q=0.9,en;q=0.5", "en;q=0.5, de;q=0.9", "de-AT", "fr", "", "en-GB,en;q=0.9",
                "de;q=0, en;q=0.1", "*", "fr-CH, fr;q=0.9, de;q=0.7"]
-    werkzeug = [parse_accept_header(h, LanguageAccept).best_match(list(i18n.LANGUAGES)) or "en" for h in headers]
+    werkzeug = [parse_accept_header(h, LanguageAccept).best_match(list(i18n.LANGUAGES)) or "en"
+                for h in headers]
     assert "de" in werkzeug and "en" in werkzeug  # both answers are among the cases
     assert [i18n.browser_language(h) for h in headers] == werkzeug
     assert [i18n.browser_language(h) for h in reversed(headers)] == werkzeug[::-1]
@@ -166,9 +167,10 @@ def _texts_with_values() -> list[str]:
     """Every English and German text of the catalog that has a value to fill in."""
     texts = []
     for m in read_po(PO.open("rb")):
-        for t in [*(m.id if isinstance(m.id, tuple) else [m.id]), *(m.string if isinstance(m.string, tuple) else [m.string])]:
-            if t and "%(" in t:
-                texts.append(t)
+        for found in (m.id, m.string):
+            for t in found if isinstance(found, tuple) else [found]:
+                if t and "%(" in t:
+                    texts.append(t)
     return texts
 
 
@@ -192,7 +194,8 @@ def test_a_text_is_filled_as_markupsafe_fills_it(data):
             values[name] = data.draw(st.one_of(st.integers(), st.booleans()))
         else:
             values[name] = data.draw(st.one_of(
-                st.text(), st.sampled_from(["<b>x</b><script>alert(1)</script>", "Ann & Ben", "O'Neil \"Jr\""]),
+                st.text(),
+                st.sampled_from(["<b>x</b><script>alert(1)</script>", "Ann & Ben", "O'Neil \"Jr\""]),
                 st.integers(), st.builds(Markup, st.sampled_from(["<b>Ann</b>", "&amp;"])), st.none(),
                 st.floats(allow_nan=False)))
     ours = markup_filled(text, values)

@@ -27,7 +27,8 @@ from datetime import datetime, timedelta
 from functools import cached_property, lru_cache
 from typing import NamedTuple
 
-from sqlalchemy import JSON, String, bindparam, cast, false, func, insert, literal, literal_column, true, update
+from sqlalchemy import (JSON, String, bindparam, cast, false, func, insert, literal, literal_column, true,
+                        update)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased

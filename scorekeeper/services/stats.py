@@ -92,7 +92,8 @@ _ADD_FIGURES = insert(_FIGURES)
 def write_figures(session: Session, game_id: int, players: list[str], figs: dict[str, dict]) -> None:
     """Replace the game's figure rows (one per seat); no commit."""
     run(session, _FORGET_FIGURES, {"b_game": game_id})
-    run_many(session, _ADD_FIGURES, [{"game_id": game_id, "seat": seat, **figs[p]} for seat, p in enumerate(players)])
+    run_many(session, _ADD_FIGURES,
+             [{"game_id": game_id, "seat": seat, **figs[p]} for seat, p in enumerate(players)])
 
 
 def insert_figures(session: Session, rows: list[dict]) -> None:

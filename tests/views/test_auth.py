@@ -42,7 +42,8 @@ def test_the_sign_up_page_says_who_this_phone_is_logged_in_as(client, auth):
     assert "logged in as" not in client.get("/register").data.decode()  # logged out: only the form
     auth.register(username="ann")
     page = client.get("/register").data.decode()
-    assert "This phone is logged in as ann already. Making an account here switches it to the new account." in page
+    assert ("This phone is logged in as ann already. Making an account here switches it to the new "
+            "account.") in page
     assert auth.register(username="ben").status_code == 303
     assert "This phone is logged in as ben already." in client.get("/register").data.decode()
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
