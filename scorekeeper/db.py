@@ -200,6 +200,7 @@ class _Prepared(NamedTuple):
     binds: tuple  # (name in the SQL, key in the parameters, default, bind processor or None) of each
     results: tuple | None  # a result processor (or None) per column, or None if no column has one
     row: Callable | None  # makes a row (a named tuple of the columns' keys) of a tuple; None: no rows
+    returns_rows: bool | None  # whether it answers rows (a select, a RETURNING); None: ask the cursor
 
 
 #: Statements compiled by :func:`run`, per statement and dialect: a fixed few (module constants);
@@ -226,7 +227,10 @@ def _prepare(statement, dialect) -> _Prepared:
         results = found if any(found) else None
         row = namedtuple("Row", [str(c.key) for c in columns], rename=True)._make
     names = tuple(compiled.positiontup) if compiled.positional else None
-    return _Prepared(str(compiled), names, binds, results, row)
+    # Known from the statement, so the cursor's description (built per column by psycopg) is not
+    # asked after every run; a statement of another kind (text) leaves it to the cursor.
+    returns_rows = bool(columns) if (hasattr(statement, "selected_columns") or statement.is_dml) else None
+    return _Prepared(str(compiled), names, binds, results, row, returns_rows)
 
 
 class Ran(NamedTuple):
@@ -312,7 +316,10 @@ def _execute(conn, prepared: _Prepared, statement, params, args, many: bool) -> 
             rows = []
         else:
             cursor.execute(prepared.sql, args)
-            rows = cursor.fetchall() if cursor.description is not None else []
+            returns_rows = prepared.returns_rows
+            if returns_rows is None:
+                returns_rows = cursor.description is not None
+            rows = cursor.fetchall() if returns_rows else []
         count = cursor.rowcount
     except dialect.loaded_dbapi.Error as err:
         if dialect.is_disconnect(err, dbapi_conn, cursor):
@@ -327,7 +334,9 @@ def _execute(conn, prepared: _Prepared, statement, params, args, many: bool) -> 
         cursor.close()
     if rows:
         make, convert = prepared.row, prepared.results
-        if convert is None:
+        if make is None:  # a statement whose columns SQLAlchemy does not know (text): plain tuples
+            rows = [tuple(row) for row in rows]
+        elif convert is None:
             rows = [make(row) for row in rows]
         else:
             rows = [make(c(v) if c is not None else v for c, v in zip(convert, row)) for row in rows]

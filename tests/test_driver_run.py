@@ -17,6 +17,7 @@ from scorekeeper.services import export_rows, groups, stats
 from scorekeeper.services import games as service
 
 from .conftest import HX, PG_URL, messages, new_game, version_of
+from .views.test_entry_path import stored_game
 from .views.test_snapshots import mitchi_turns, post
 
 
@@ -115,6 +116,38 @@ def test_rows_written_many_at_once_are_what_sqlalchemy_writes(app, client, auth)
         seats = session.execute(text("SELECT seat FROM game_figures WHERE game_id = :g ORDER BY seat"),
                                 {"g": game}).scalars().all()
         assert seats == [0, 1, 2, 10, 11, 12]
+
+
+def test_rows_are_fetched_when_the_statement_answers_them_without_asking_the_cursor(app, client, auth,
+                                                                                     monkeypatch):
+    """Whether a statement answers rows is known from it (a select, a RETURNING): the cursor's
+    ``description``, which psycopg builds column by column, is not asked after an entry's
+    statements; a text statement, which says nothing of its rows, still asks it."""
+    from scorekeeper import db
+
+    auth.register()
+    game = new_game(client, point_limit=100)
+    with app.app_context():
+        session = get_session()
+        assert run(session, text("SELECT 1 AS one"), {}).rows == [(1,)]
+        assert run(session, text("UPDATE game SET rounds = rounds WHERE id = :g"), {"g": game}).rows == []
+        dialect = session.connection().dialect
+        assert db._prepare(groups._ACCOUNT, dialect).returns_rows is True
+        assert db._prepare(export_rows._FAST, dialect).returns_rows is False
+        assert db._prepare(text("SELECT 1"), dialect).returns_rows is None
+        session.rollback()
+    if PG_URL is None:
+        return  # SQLite's cursor says its description for nothing: only psycopg's is counted
+    game = stored_game(app, 30)  # past the first rounds, whose export rounds are all written again
+    turns = mitchi_turns(700)
+    assert post(client, game, 0, turns[29]).status_code == 200  # the first one stores the snapshot
+    asked = []
+    cursor = db.described_cursor()
+    kept = cursor.description
+    monkeypatch.setattr(cursor, "description", property(lambda self: asked.append(1) or kept.fget(self)))
+    for v in range(1, 5):  # a round ends among them: the figures and the export's round too
+        assert post(client, game, v, turns[29 + v]).status_code == 200
+    assert asked == []
 
 
 def test_listeners_see_the_statement(app, client, auth):
