@@ -16,6 +16,7 @@ Add a language: ``LANGUAGES`` below, then (docs/translations.md)::
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from flask import current_app, g, request, session
@@ -57,24 +58,14 @@ def select_language() -> str:
     return browser_language(request.headers.get("Accept-Language", ""))
 
 
-#: Accept-Language header -> the language it picks (:func:`browser_language`); all dropped when full.
-_BROWSER_LANGUAGES: dict[str, str] = {}
-MAX_BROWSER_LANGUAGES = 1024
-
-
+@lru_cache(maxsize=1024)
 def browser_language(header: str) -> str:
     """The language of :data:`LANGUAGES` an ``Accept-Language`` header (its text) picks, else
     "en": Werkzeug's ``best_match`` (qualities, ranges, "de-DE" for "de"), worked out once per
-    header text and kept. A phone sends the same header with every entry and every live poll,
-    and parsing it cost each request some 12 µs (docs/speed.md §Entry path). Keeps at most
-    :data:`MAX_BROWSER_LANGUAGES` (all dropped when full)."""
-    found = _BROWSER_LANGUAGES.get(header)
-    if found is None:
-        if len(_BROWSER_LANGUAGES) >= MAX_BROWSER_LANGUAGES:
-            _BROWSER_LANGUAGES.clear()
-        found = parse_accept_header(header, LanguageAccept).best_match(list(LANGUAGES)) or "en"
-        _BROWSER_LANGUAGES[header] = found
-    return found
+    header text and kept (``functools.lru_cache``, at most 1,024 headers). A phone sends the same
+    header with every entry and every live poll, and parsing it cost each request some 12 µs
+    (docs/speed.md §Entry path)."""
+    return parse_accept_header(header, LanguageAccept).best_match(list(LANGUAGES)) or "en"
 
 
 def catalog():
