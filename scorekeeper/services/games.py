@@ -86,6 +86,8 @@ class Loaded:
     sums: dict = field(default_factory=dict, repr=False)
     #: The entry Redo would put back (the last undone one, nothing entered since), else None.
     redo: dict | None = None
+    #: The snapshot's bytes this state was just stored as (set by :func:`add_entry`), else None.
+    blob: bytes | None = field(default=None, repr=False)
 
     @cached_property
     def entries(self) -> list[Entry]:
@@ -191,6 +193,40 @@ def _thaw(blob: bytes) -> tuple:
     return state, sums, recent, redo
 
 
+#: Each game's state as its last entry in this process left it, by game id: ``(blob, state, sums,
+#: recent, redo)``, ``blob`` the snapshot's bytes it was stored as (:func:`hand_back`).
+_left: dict[int, tuple] = {}
+#: Games kept in :data:`_left` at most (all dropped when full: memory stays bounded).
+MAX_LEFT = 256
+
+
+def hand_back(loaded: Loaded) -> None:
+    """The caller is done with ``loaded`` (an entry's answer is rendered): keep its state for the
+    game's next :func:`load` in this process, which then takes it instead of unpickling the
+    snapshot, if the snapshot row it reads still holds the bytes this state was stored as
+    (docs/speed.md §Entry path). A state not stored by :func:`add_entry` is not kept. Nothing
+    else may use ``loaded`` after this: the next load owns (and changes) its state."""
+    if loaded.blob is None:
+        return
+    if len(_left) >= MAX_LEFT:
+        _left.clear()
+    _left[loaded.game.id] = (loaded.blob, loaded.state, loaded.sums, loaded.recent, loaded.redo)
+    loaded.blob = None
+
+
+def _taken(game_id: int, blob: bytes) -> tuple | None:
+    """``(state, sums, recent, redo)`` kept by :func:`hand_back` for the game when it was stored
+    as ``blob`` (what :func:`_thaw` would make of it: its rounds cut to the last
+    :data:`KEEP_ROUNDS`, as :func:`_freeze` stored them), else None. Taken out: whoever takes
+    it owns it (two requests of one process never share a state)."""
+    left = _left.pop(game_id, None)
+    if left is None or left[0] != blob:
+        return None
+    blob, state, sums, recent, redo = left
+    state.rounds = RoundLog.last(state.rounds, KEEP_ROUNDS)
+    return state, sums, recent, redo
+
+
 def keep_snapshot(session: Session, game_id: int, row: tuple) -> None:
     """Keep the snapshot row ``(version, rules, entries, state)`` read with game ``game_id`` (in
     the same query: :func:`scorekeeper.services.groups.game_of_member`) for the session's next
@@ -212,10 +248,13 @@ def _snapshot(session: Session, game: Game) -> Loaded | None:
         session.refresh(game)
     if snap is None or snap.version != game.version or snap.rules != RULES_VERSION:
         return None
-    try:
-        state, sums, recent, redo = _thaw(snap.state)
-    except Exception:  # a snapshot the code can no longer read (or will not): the log is the truth
-        return None
+    taken = _taken(game.id, snap.state)
+    if taken is None:
+        try:
+            taken = _thaw(snap.state)
+        except Exception:  # a snapshot the code can no longer read (or will not): the log is the truth
+            return None
+    state, sums, recent, redo = taken
     return Loaded(game, state, snap.entries, recent, session, sums, redo)
 
 
@@ -302,11 +341,12 @@ def _freeze(loaded: Loaded) -> bytes:
 
 
 def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, summary: dict | None = None,
-           written: _Written | None = None) -> None:
+           written: _Written | None = None) -> bytes:
     """Write what the game's change leaves behind, in the caller's transaction: the
     snapshot at the game's (new) version and, with ``figures``, the seats' figures
     (``summary``: the state's ``summary()`` if already at hand). ``written``: what an
-    entry's one write (:func:`_write_entry`) already did, whose snapshot bytes are kept."""
+    entry's one write (:func:`_write_entry`) already did, whose snapshot bytes are kept.
+    Returns the snapshot's bytes."""
     if written is None:
         blob = _freeze(loaded)
         kept = run(session, _SAVE_SNAPSHOT, {"b_game": game.id, "b_version": game.version, "b_rules": RULES_VERSION,
@@ -317,13 +357,14 @@ def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, s
         session.add(GameSnapshot(game_id=game.id, version=game.version, rules=RULES_VERSION,
                                  entries=loaded.count, state=blob))
     if written is not None and written.folded:
-        return  # the figures and the export's new rounds were written with the entry (or left stale)
+        return blob  # the figures and the export's new rounds were written with the entry (or left stale)
     if figures:
         players = json.loads(game.players)
         summary = summary or loaded.state.summary()
         stats.write_figures(session, game.id, players, stats.figures(players, summary, loaded.sums))
     # the export's CSV rounds at this version
     export_rows.store(session, game, loaded.state, None if written is None else written.marked)
+    return blob
 
 
 def mirrored(state: GameState) -> dict:
@@ -720,8 +761,9 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     loaded.__dict__.pop("log", None)
     # PostgreSQL: the claim, the entry, the snapshot and the export's mark in one round trip.
     written = _write_entry(session, game, version, loaded, entry, entered_by, folded) if one_write else None
-    _store(session, game, loaded, moved, None, written)
+    blob = _store(session, game, loaded, moved, None, written)
     _commit(session)
+    loaded.blob = blob  # for hand_back(), once the caller is done with it
     return loaded
 
 

@@ -256,9 +256,11 @@ def _after_change(game: Game, action, stale: str | None = None):
         session.refresh(game)
         return render_game(service.load(session, game), translated(err), "error", 422)
     if is_htmx():
-        return render_game(loaded)
-    # Mia's entry mode (quick or trail) is kept
-    return redirect(url_for("games.play", game_id=game.id, mode=asked_mode()), 303)
+        answer = render_game(loaded)
+    else:  # Mia's entry mode (quick or trail) is kept
+        answer = redirect(url_for("games.play", game_id=game.id, mode=asked_mode()), 303)
+    service.hand_back(loaded)  # done with it: the game's next entry here starts from its state
+    return answer
 
 
 def _who_entered(session, loaded: service.Loaded, news: bool = False) -> str:

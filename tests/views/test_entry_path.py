@@ -11,6 +11,8 @@ import pickle
 import random
 import re
 from datetime import datetime, timezone
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import event, text
@@ -360,3 +362,113 @@ def test_the_game_read_with_the_account_is_as_the_orms_own(app, client, auth):
         session.commit()
         session.expunge_all()
         assert session.get(Game, game_id).live_token == "written"
+
+
+# --- the state an entry leaves, kept for the game's next entry (docs/speed.md §Entry path) ---
+
+KEPT_RECORDS = ["mitchi/mitchi-11-default-limit-25-ends.json", "mia/mia-7-rolloff-won.json",
+                "mice_and_men/mm-default-ten-rounds-end.json"]
+
+
+def entry_fields(entry: dict, version: int) -> dict:
+    """The entry form's fields for a record entry (dice as ``hand.0``, ``hand.1``, ...)."""
+    data = {"version": str(version)}
+    for key, value in entry.items():
+        if isinstance(value, list):
+            data.update({f"{key}.{i}": str(d) for i, d in enumerate(value)})
+        else:
+            data[key] = str(value)
+    return data
+
+
+def stored_blob(app, game: int) -> bytes:
+    with app.app_context():
+        return bytes(get_session().get(GameSnapshot, game).state)
+
+
+def thaws(monkeypatch) -> list:
+    """Each unpickling of a snapshot from now on, as a list that grows."""
+    seen = []
+    real = service._thaw
+
+    def counted(blob):
+        seen.append(len(blob))
+        return real(blob)
+
+    monkeypatch.setattr(service, "_thaw", counted)
+    return seen
+
+
+@pytest.mark.parametrize("name", KEPT_RECORDS)
+def test_an_entry_starts_from_the_state_the_last_one_left_unchanged(app, client, auth, monkeypatch, name):
+    """After each entry of a whole game (every kind of entry of the three games, rounds and the
+    game ending), its state is kept as it was stored (no more rounds than a snapshot's and the one
+    just ended): pickled again it gives the snapshot row's
+    very bytes (so rendering the answer changed nothing in it), and the next entry starts from
+    it without unpickling the snapshot. The game ends as its record says."""
+    record = json.loads((Path(__file__).parent.parent / "records" / name).read_text())
+    header, entries, expect = record["record"], record["record"]["entries"], record["expect"]
+    auth.register()
+    with app.app_context():
+        session = get_session()
+        game = service.create_game(session, owner(session), header["game"], header["players"],
+                                   header["options"], entries[:1]).id
+        session.commit()
+    unpickled = thaws(monkeypatch)
+    for version, entry in enumerate(entries[1:]):
+        r = client.post(f"/games/{game}/entries", data=entry_fields(entry, version), headers=HX)
+        assert r.status_code == 200, (entry, r.data.decode()[:500])
+        blob, state, sums, recent, redo = service._left[game]
+        assert blob == stored_blob(app, game)
+        # what a take cuts back to the snapshot's rounds, plus at most the round this entry ended
+        assert list.__len__(state.rounds) <= service.KEEP_ROUNDS + 1
+        with app.app_context():
+            row = get_session().get(Game, game)
+            assert service._freeze(service.Loaded(row, state, version + 2, recent, None, sums, redo)) == blob
+    assert len(unpickled) == 1  # the first entry's, from the snapshot the game was made with
+    with app.app_context():
+        session = get_session()
+        row = session.get(Game, game)
+        assert (row.finished, json.loads(row.winners)) == (expect["finished"], expect["winners"])
+        check_against_replay(session, row)
+
+
+def test_a_kept_state_is_not_used_once_its_snapshot_changed(app, client, auth, monkeypatch):
+    """A state kept from this process's last entry is used only while the snapshot row holds
+    the bytes it was stored as. Another process's entry (here another session's, which hands
+    nothing back) or an undo rewrites the row: the next entry then unpickles it, and the game
+    stays a replay of its log."""
+    auth.register()
+    game = stored_game(app, 30)
+    turns = mitchi_turns(700)
+    assert post(client, game, 0, turns[29]).status_code == 200
+    assert game in service._left
+    with app.app_context():  # another instance's entry: the row moves on, the kept state does not
+        session = get_session()
+        service.add_entry(session, session.get(Game, game), turns[30], 1)
+    unpickled = thaws(monkeypatch)
+    r = post(client, game, 2, turns[31])
+    assert r.status_code == 200, r.data.decode()[:500]
+    assert len(unpickled) == 1
+    assert client.post(f"/games/{game}/undo", data={"version": "3"}, headers=HX).status_code == 200
+    r = post(client, game, 4, turns[31])  # the undone turn again, on the undo's snapshot
+    assert r.status_code == 200, r.data.decode()[:500]
+    assert len(unpickled) == 2
+    with app.app_context():
+        session = get_session()
+        check_against_replay(session, session.get(Game, game))
+
+
+def test_the_kept_states_are_bounded_and_taken_once(app, client, auth):
+    """At most MAX_LEFT games' states are kept (all dropped when full), and a load takes the
+    state it uses out (no two requests share one)."""
+    auth.register()
+    game = stored_game(app, 10)
+    assert post(client, game, 0, mitchi_turns(10)[9]).status_code == 200
+    assert game in service._left
+    assert client.get(f"/games/{game}").status_code == 200  # the page's load took it
+    assert game not in service._left
+    for n in range(service.MAX_LEFT + 5):  # as many other games' states
+        loaded = service.Loaded(SimpleNamespace(id=-n - 1), None, 0, [], blob=b"x")
+        service.hand_back(loaded)
+        assert loaded.blob is None and len(service._left) <= service.MAX_LEFT
