@@ -228,6 +228,9 @@ def test_mice_and_men_in_german(de):
     german(r.data, "Ben entscheidet bei Strafe 4", "Mit den Mäusen laufen", "Zu den Männern gehen",
            "Die Männer anführen", "Strafe 4 eröffnet von Ann", "sofort 3 Strafpunkte nehmen", "mit 4 eröffnet")
     no_english(r.data, "Run with the mice", "Join the men", "Lead the men", "choice at penalty")
+    # The opener's row names the seat with a noun, then what was done: no "eröffnet" twice.
+    german(r.data, "Ann · Eröffner mit 4 eröffnet")
+    assert "· eröffnet" not in text(r.data)
     post(de, game, "run", "Ben")
     post(de, game, "join", "Cat")
     r = post(de, game, "join", "Dan")
