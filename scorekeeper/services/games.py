@@ -198,33 +198,41 @@ def _thaw(blob: bytes) -> tuple:
 _left: dict[int, tuple] = {}
 #: Games kept in :data:`_left` at most (all dropped when full: memory stays bounded).
 MAX_LEFT = 256
+#: Check in :func:`hand_back` that the state is still what was stored (pickled again, the same
+#: bytes): the tests turn it on (tests/conftest.py), as it costs what keeping the state saves.
+CHECK_LEFT = False
 
 
 def hand_back(loaded: Loaded) -> None:
     """The caller is done with ``loaded`` (an entry's answer is rendered): keep its state for the
     game's next :func:`load` in this process, which then takes it instead of unpickling the
     snapshot, if the snapshot row it reads still holds the bytes this state was stored as
-    (docs/speed.md §Entry path). A state not stored by :func:`add_entry` is not kept. Nothing
-    else may use ``loaded`` after this: the next load owns (and changes) its state."""
+    (docs/speed.md §Entry path). What is kept is what :func:`_thaw` would make of those bytes:
+    the state with its rounds cut to the last :data:`KEEP_ROUNDS`, as :func:`_freeze` stored it
+    (a state replayed from a long log holds every round). A state not stored by
+    :func:`add_entry` is not kept. Nothing else may use ``loaded`` after this: the next load owns
+    (and changes) its state. Raises ``AssertionError`` with :data:`CHECK_LEFT` if the state,
+    its figures or its last entries changed since they were stored."""
     if loaded.blob is None:
         return
+    if CHECK_LEFT and _freeze(loaded) != loaded.blob:
+        raise AssertionError("the state changed after it was stored: it cannot stand for its snapshot")
+    state = loaded.state
+    state.rounds = RoundLog.last(state.rounds, KEEP_ROUNDS)
     if len(_left) >= MAX_LEFT:
         _left.clear()
-    _left[loaded.game.id] = (loaded.blob, loaded.state, loaded.sums, loaded.recent, loaded.redo)
+    _left[loaded.game.id] = (loaded.blob, state, loaded.sums, loaded.recent[-RECENT:], loaded.redo)
     loaded.blob = None
 
 
 def _taken(game_id: int, blob: bytes) -> tuple | None:
     """``(state, sums, recent, redo)`` kept by :func:`hand_back` for the game when it was stored
-    as ``blob`` (what :func:`_thaw` would make of it: its rounds cut to the last
-    :data:`KEEP_ROUNDS`, as :func:`_freeze` stored them), else None. Taken out: whoever takes
-    it owns it (two requests of one process never share a state)."""
+    as ``blob``, else None. Taken out: whoever takes it owns it (two requests of one process
+    never share a state)."""
     left = _left.pop(game_id, None)
     if left is None or left[0] != blob:
         return None
-    blob, state, sums, recent, redo = left
-    state.rounds = RoundLog.last(state.rounds, KEEP_ROUNDS)
-    return state, sums, recent, redo
+    return left[1:]
 
 
 def keep_snapshot(session: Session, game_id: int, row: tuple) -> None:

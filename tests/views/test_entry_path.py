@@ -402,8 +402,7 @@ def thaws(monkeypatch) -> list:
 @pytest.mark.parametrize("name", KEPT_RECORDS)
 def test_an_entry_starts_from_the_state_the_last_one_left_unchanged(app, client, auth, monkeypatch, name):
     """After each entry of a whole game (every kind of entry of the three games, rounds and the
-    game ending), its state is kept as it was stored (no more rounds than a snapshot's and the one
-    just ended): pickled again it gives the snapshot row's
+    game ending), its state is kept as it was stored (no more rounds than a snapshot's): pickled again it gives the snapshot row's
     very bytes (so rendering the answer changed nothing in it), and the next entry starts from
     it without unpickling the snapshot. The game ends as its record says."""
     record = json.loads((Path(__file__).parent.parent / "records" / name).read_text())
@@ -420,8 +419,7 @@ def test_an_entry_starts_from_the_state_the_last_one_left_unchanged(app, client,
         assert r.status_code == 200, (entry, r.data.decode()[:500])
         blob, state, sums, recent, redo = service._left[game]
         assert blob == stored_blob(app, game)
-        # what a take cuts back to the snapshot's rounds, plus at most the round this entry ended
-        assert list.__len__(state.rounds) <= service.KEEP_ROUNDS + 1
+        assert list.__len__(state.rounds) <= service.KEEP_ROUNDS  # as the snapshot keeps them
         with app.app_context():
             row = get_session().get(Game, game)
             assert service._freeze(service.Loaded(row, state, version + 2, recent, None, sums, redo)) == blob
@@ -459,7 +457,7 @@ def test_a_kept_state_is_not_used_once_its_snapshot_changed(app, client, auth, m
         check_against_replay(session, session.get(Game, game))
 
 
-def test_the_kept_states_are_bounded_and_taken_once(app, client, auth):
+def test_the_kept_states_are_bounded_and_taken_once(app, client, auth, monkeypatch):
     """At most MAX_LEFT games' states are kept (all dropped when full), and a load takes the
     state it uses out (no two requests share one)."""
     auth.register()
@@ -468,7 +466,43 @@ def test_the_kept_states_are_bounded_and_taken_once(app, client, auth):
     assert game in service._left
     assert client.get(f"/games/{game}").status_code == 200  # the page's load took it
     assert game not in service._left
+    monkeypatch.setattr(service, "CHECK_LEFT", False)  # stand-ins, not states stored as b"x"
     for n in range(service.MAX_LEFT + 5):  # as many other games' states
-        loaded = service.Loaded(SimpleNamespace(id=-n - 1), None, 0, [], blob=b"x")
+        loaded = service.Loaded(SimpleNamespace(id=-n - 1), SimpleNamespace(rounds=[]), 0, [], blob=b"x")
         service.hand_back(loaded)
         assert loaded.blob is None and len(service._left) <= service.MAX_LEFT
+
+
+def test_a_state_replayed_from_a_long_log_is_kept_with_a_snapshots_rounds(app, client, auth):
+    """A game whose snapshot is missing (an imported game, a new rules version) is replayed from
+    its whole log: the state kept for its next entry holds only the rounds a snapshot keeps, not
+    the game's hundreds (some 0.8 MB for a 2,000-entry game, 256 games a process)."""
+    auth.register()
+    game = stored_game(app, 600)
+    with app.app_context():
+        session = get_session()
+        session.delete(session.get(GameSnapshot, game))
+        session.commit()
+    assert post(client, game, 0, mitchi_turns(700)[599]).status_code == 200
+    state = service._left[game][1]
+    assert state.rounds_played == 200 and list.__len__(state.rounds) <= service.KEEP_ROUNDS
+
+
+def test_a_state_changed_after_it_was_stored_is_caught_before_it_is_kept(app, client, auth, monkeypatch):
+    """The tests check every kept state against its snapshot's bytes (tests/conftest.py turns
+    services.games.CHECK_LEFT on): an answer that changed the state, its figures or its last
+    entries after they were stored fails, instead of a later entry starting from it."""
+    from scorekeeper.views import games as views
+
+    auth.register()
+    game = stored_game(app, 10)
+    real = views.render_game
+
+    def changing(loaded, *args, **kwargs):
+        loaded.sums["changed"] = 1
+        return real(loaded, *args, **kwargs)
+
+    monkeypatch.setattr(views, "render_game", changing)
+    with pytest.raises(AssertionError, match="changed after it was stored"):
+        post(client, game, 0, mitchi_turns(10)[9])
+    assert game not in service._left
