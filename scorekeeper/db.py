@@ -222,7 +222,7 @@ def _prepare(statement, dialect) -> _Prepared:
     # (PostgreSQL: an insert returns the new row's key)
     columns = (statement.selected_columns if hasattr(statement, "selected_columns")
                else compiled.effective_returning)
-    if columns is not None:
+    if columns:  # an insert, update or delete without RETURNING answers no rows: no row maker
         found = tuple(c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns)
         results = found if any(found) else None
         row = namedtuple("Row", [str(c.key) for c in columns], rename=True)._make
