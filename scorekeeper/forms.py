@@ -310,16 +310,20 @@ def prefill(entry: dict) -> dict:
 def form_version(form: MultiDict) -> int:
     """The game version a form was made for (0..2**31-1, what a database integer holds); raise
     :class:`BadForm` if it is missing, not a whole number or beyond that. The pages always send
-    one: only a hand-made request lacks it, and is told so (422), not that another phone changed
-    the game. A version that is well-formed but not the game's is the caller's "game changed"."""
+    one: only a hand-made request lacks or mangles it, and is told which of the two (422), not that
+    another phone changed the game. A version that is well-formed but not the game's is the
+    caller's "game changed"."""
     if len(sent := form.getlist("version")) > 1:  # a hand-made form (a review: the first one won)
         raise BadForm(_("the game's version was sent %(count)s times: send it once; nothing was changed",
                         count=len(sent)))
     raw = sent[0] if sent else None
     text = raw.strip() if isinstance(raw, str) else ""
-    if not text.isascii() or not text.isdigit() or len(text) > 10 or int(text) > DB_INT_MAX:
+    if not text:
         raise BadForm(_("the form did not say which version of the game it was made for (each page's form "
                         "says it); nothing was changed: reload the page"))
+    if not text.isascii() or not text.isdigit() or len(text) > 10 or int(text) > DB_INT_MAX:
+        raise BadForm(_("the game's version the form sent is not a whole number from 0 to %(max)s (each "
+                        "page's form says it); nothing was changed: reload the page", max=DB_INT_MAX))
     return int(text)
 
 

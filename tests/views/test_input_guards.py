@@ -273,14 +273,16 @@ def test_an_option_of_537_nines_is_refused(app, client, auth):
 def test_a_form_without_a_version_is_told_so_and_changes_nothing(client, auth, version):
     """A version missing, not a whole number or beyond a database integer (only a hand-made
     request sends one: every page's form carries it) is refused as a bad form (422) that says
-    what is missing, not answered "the game changed" as an older page is; nothing is written
-    and nothing raises. Entry, undo, redo, correction and rematch alike."""
+    what is wrong (missing, or sent but not a version: a playtest was told "did not say" of a
+    version it had sent), not answered "the game changed" as an older page is; nothing is
+    written and nothing raises. Entry, undo, redo, correction and rematch alike."""
     auth.register()
     gid = new_game(client)
     before = client.get(f"/games/{gid}/record.json").json
     sent = {} if version is None else {"version": version}
     data = {**sent, "type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
-    said = "The form did not say which version of the game it was made for"
+    said = ("The form did not say which version of the game it was made for" if not (version or "").strip()
+            else "The game's version the form sent is not a whole number from 0 to 2147483647")
     for url, form, hx in ((f"/games/{gid}/entries", data, HX), (f"/games/{gid}/undo", sent, HX),
                           (f"/games/{gid}/redo", sent, HX), (f"/games/{gid}/entries/1", {**data, "type": "start"}, {})):
         r = client.post(url, data=form, headers=hx)
