@@ -224,6 +224,9 @@ class Round:
     scores: dict | None = None  # lives after the round, seat order
     bonus: dict | None = None  # bonus points after the round (bonus-points scoring)
     trail: tuple = ()  # the round's announcements and passes, in order: (type, player, value)
+    #: Who reversed the direction of play right after this round's challenge (option
+    #: ``mia_reverses``), or None. A class default as well: a state pickled before it has none.
+    reversed_by: str | None = None
 
     @property
     def cup(self) -> int:
@@ -238,7 +241,8 @@ class Round:
         """docs/game-record.md §Replay round keys, plus ``winner``, ``lives_gained``, ``mia`` (rule 5),
         ``scores`` (lives after the round), ``bonus`` (bonus-points scoring) and ``trail`` (the
         round's ``announce`` and ``pass`` entries in order, ``{"type", "player", "value"}``; empty
-        for a quick entry); ``quick`` / ``rolloff`` only when true."""
+        for a quick entry); ``quick`` / ``rolloff`` only when true; ``reversed_by`` only when the
+        round's challenge winner reversed the direction (the entry after it)."""
         out = {
             "number": self.number,
             "owner": self.owner,
@@ -259,6 +263,8 @@ class Round:
             out["quick"] = True
         if self.rolloff:
             out["rolloff"] = True
+        if self.reversed_by is not None:
+            out["reversed_by"] = self.reversed_by
         return out
 
 
@@ -594,6 +600,7 @@ class Mia(GameState):
                                want=self.describe_next())
         self.direction = -self.direction
         self.may_reverse = None
+        self.rounds[-1].reversed_by = player  # the round whose challenge it follows
 
     def _refuse_low(self, value: int, what: str) -> None:
         claim = self.claim

@@ -435,6 +435,14 @@ def highlights(game: str, players: list[str], summary: dict) -> list[dict]:
 # --- the round-by-round log in plain words --------------------------------------------
 
 
+def _reversal(rnd: dict) -> list[str]:
+    """A Mia round's reversal of the direction of play, which its challenge's winner entered right
+    after it (docs/rules.md §Mia, ``mia_reverses``), as a line: ``[]`` if there was none."""
+    if rnd.get("reversed_by") is None:
+        return []
+    return [_("%(player)s reversed the direction of play.", player=rnd["reversed_by"])]
+
+
 def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | None = None) -> list[str]:
     """One finished round in plain words (the request's language), a few sentences; ``after``
     is ``{name: score}`` after the round (for "2 lives left")."""
@@ -484,7 +492,7 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
         if rnd.get("rolloff"):  # lives no longer change: the round itself is won (Mia 7)
             lines.append(_("The claim was too high: %(player)s wins this roll-off round.", player=rnd["winner"])
                          if lied else _("The claim held: %(player)s wins this roll-off round.", player=rnd["winner"]))
-            return lines
+            return lines + _reversal(rnd)
         if after is not None:
             if lied:
                 text = ngettext("The claim was too high: %(player)s loses %(num)d life (%(left)d left).",
@@ -505,7 +513,7 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
             lines.append(ngettext("%(player)s wins the challenge and gains %(num)d life.",
                                   "%(player)s wins the challenge and gains %(num)d lives.", rnd["lives_gained"],
                                   player=rnd["winner"]))
-        return lines
+        return lines + _reversal(rnd)
     # Mice and Men
     run_penalty = options.get("run_penalty", 3)
     bids = []

@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from scorekeeper.rules.record import replay
+
 from ..conftest import HX, messages, new_game, version_of, without_entered_by
 
 
@@ -286,6 +288,28 @@ def test_mia_reverse_offer(client, auth):
     text = text_of(r.data)
     assert "counter-clockwise ↺" in text and "reverse to" not in text
     assert "Cup owner Ann · challenged by Cat" in text  # the next player is now counter-clockwise
+
+
+def test_the_summary_says_who_reversed_the_direction_after_which_round(client, auth):
+    """A reversal is an entry of its own, after a round's challenge: the summary's round by round
+    and the replay's round said nothing of it, so whoever read the game afterwards could not tell
+    why the next round went the other way (a playtest). Three more rounds follow it, so the
+    snapshot no longer holds round 1: the summary replays the log."""
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", mia_reverses=True,
+                                   lives=6))
+    table.announce("Ann", 21)
+    table.challenge("Ben", (6, 5))  # Ann lied about Mia: Ben wins, and may reverse
+    table.ok(type="reverse", player="Ben", mode="quick")
+    for _ in range(3):
+        table.quick("Ann", "Cat", 31, (3, 1))  # counter-clockwise now: Cat challenges Ann; the claim holds
+    summary = text_of(client.get(f"/games/{table.game}/summary").data)
+    first = summary[summary.index("Round 1."):summary.index("Round 2.")]
+    assert "Ben reversed the direction of play." in first
+    assert summary.count("reversed the direction") == 1
+    # The replay of the game's record says it on that round only (docs/game-record.md §Round keys).
+    rounds = replay(client.get(f"/games/{table.game}/record.json").json)["rounds"]
+    assert [r.get("reversed_by") for r in rounds] == ["Ben", None, None, None]
 
 
 def test_no_reverse_is_offered_with_two_players_left(client, auth):
