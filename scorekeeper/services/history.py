@@ -492,7 +492,7 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
         if rnd.get("rolloff"):  # lives no longer change: the round itself is won (Mia 7)
             lines.append(_("The claim was too high: %(player)s wins this roll-off round.", player=rnd["winner"])
                          if lied else _("The claim held: %(player)s wins this roll-off round.", player=rnd["winner"]))
-            return lines + _reversal(rnd)
+            return lines  # no reversal follows a roll-off round: the engine offers none there
         if after is not None:
             if lied:
                 text = ngettext("The claim was too high: %(player)s loses %(num)d life (%(left)d left).",
