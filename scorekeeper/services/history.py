@@ -1041,8 +1041,8 @@ def check_incoming(label: str, record) -> Incoming:
 
 def already_stored(session: Session, group_id: int, hashes: list[str]) -> tuple[dict, dict]:
     """When the group's games with the content ``hashes`` (:func:`services.games.content_hash`)
-    were played: ``(listed, removed)``, each ``{hash: [played_at (see :func:`same_moment`), ...]}``,
-    of games in the lists, and of removed games that can still be restored
+    were played: ``(listed, removed)``, each ``{hash: [(played_at (see :func:`same_moment`),
+    timeless), ...]}``, of games in the lists, and of removed games that can still be restored
     (:data:`services.games.RESTORE_DAYS`). A game removed before that is no longer here for
     anyone: its record is loaded again. One indexed query per 500 hashes, whatever the number
     of games (first the hashes left empty by entries since the last import are filled:
@@ -1053,14 +1053,18 @@ def already_stored(session: Session, group_id: int, hashes: list[str]) -> tuple[
     removed: dict[str, list] = {}
     unique = sorted(set(hashes))
     for start in range(0, len(unique), 500):
-        for found, played, kept, restorable in session.execute(
-                select(Game.content_hash, Game.played_at, Game.removed_at.is_(None),
-                       Game.removed_at >= since).where(
+        for found, played, created, started_by, kept, restorable in session.execute(
+                select(Game.content_hash, Game.played_at, Game.created_at, Game.started_by,
+                       Game.removed_at.is_(None), Game.removed_at >= since).where(
                     Game.group_id == group_id, Game.content_hash.in_(unique[start:start + 500]))):
+            # Loaded from a record that said no time: it was given the moment of its load, which
+            # is its created_at to the microsecond (services.games.insert_games); a game set up
+            # here names who set it up, and a record's own time is not the moment it was loaded.
+            timeless = started_by is None and played == created
             if kept:
-                listed.setdefault(found, []).append(same_moment(played))
+                listed.setdefault(found, []).append((same_moment(played), timeless))
             elif restorable:
-                removed.setdefault(found, []).append(same_moment(played))
+                removed.setdefault(found, []).append((same_moment(played), timeless))
     return listed, removed
 
 
@@ -1079,15 +1083,16 @@ class _Here:
     which of a load's records are among them.
 
     A record is one of them when it says no time, or the time of one of them, or, saying
-    another time, while one of them has a time no record of the load says (it was loaded from
-    a record without a time, which got the time of its load); else it is another game with the
-    same rolls (a short game and its rematch, played alike), to load. ``said``: the times the
-    load's records of this content say. The load's own new games are added (:meth:`add`), a
-    record without a time (None) as any of its content."""
+    another time, while one of them was loaded from a record without a time (it got the moment
+    of its load) and has a time no record of the load says; else it is another game with the
+    same rolls (a short game and its rematch, played alike, loaded together or one after the
+    other), to load. ``games``: ``(played_at, timeless)`` of each (:func:`already_stored`);
+    ``said``: the times the load's records of this content say. The load's own new games are
+    added (:meth:`add`), a record without a time (None) as any of its content."""
 
-    def __init__(self, times: list, said: set):
-        self.times = set(times)
-        self.unclaimed = sum(1 for t in times if t not in said)
+    def __init__(self, games: list[tuple], said: set):
+        self.times = {played for played, _ in games}
+        self.unclaimed = sum(1 for played, timeless in games if timeless and played not in said)
 
     def has(self, played: datetime | None) -> bool:
         if not self.times:

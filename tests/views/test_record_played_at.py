@@ -95,3 +95,53 @@ def test_two_games_with_the_same_rolls_played_at_different_times_are_both_restor
     said = load(zipped, "games.zip")
     assert "Already here, not loaded again: games.zip" in said and "1 game loaded" in said
     assert played_times("cat") == ["2026-11-01", "2026-11-02"]
+
+
+def test_two_games_with_the_same_rolls_loaded_one_after_the_other_are_both_kept(client, auth, app):
+    """Two records of the same players, options and rolls saying two times are two games when
+    they are loaded one at a time too, not only in one load (a playtest: the second of two
+    separate loads was skipped as "Already here", as if the first game's own time had been the
+    moment it was loaded). A game loaded from a record that said no time still takes a record
+    of its rolls that says a time as itself."""
+    from datetime import timezone
+
+    from sqlmodel import Session, select
+
+    from scorekeeper.models import Game
+
+    auth.register()
+    game = new_game(client)
+    timeless = {k: v for k, v in client.get(f"/games/{game}/record.json").json.items()
+                if k not in ("played_at", "history")}
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        ann_group = s.get(Game, game).group_id
+    first = {**timeless, "played_at": "2026-11-01T20:15:00+00:00"}
+    second = {**timeless, "played_at": "2026-11-02T20:15:00+00:00"}
+    auth.logout()
+    auth.register("bob")
+
+    def load(record: dict, name: str) -> str:
+        r = client.post("/import", data={"records": (io.BytesIO(json.dumps(record).encode()), name)},
+                        content_type="multipart/form-data", follow_redirects=True)
+        assert r.status_code == 200
+        return r.data.decode()
+
+    def played_days() -> list[str]:
+        with Session(app.extensions["scorekeeper.engine"]) as s:
+            mine = s.exec(select(Game).where(Game.group_id != ann_group)).all()  # bob's
+            return sorted(g.played_at.astimezone(timezone.utc).strftime("%m-%d") for g in mine)
+
+    assert "1 game loaded" in load(first, "first.json")
+    said = load(second, "second.json")
+    assert "Already here" not in said and "1 game loaded" in said
+    assert played_days() == ["11-01", "11-02"]
+    assert "Already here" in load(second, "second.json")  # each is here once
+    assert "Already here" in load(timeless, "timeless.json")  # no time: one of the games of its rolls
+    # A third account loads the record without a time (it gets the moment of its load), then the
+    # same rolls with a time: that is the game it already has, not a second.
+    auth.logout()
+    auth.register("cat")
+    assert "1 game loaded" in load(timeless, "timeless.json")
+    assert "Already here" in load(first, "first.json")
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert len(s.exec(select(Game)).all()) == 1 + 2 + 1  # ann's, bob's two, cat's one
