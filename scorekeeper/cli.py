@@ -49,8 +49,17 @@ def replay_file(path: str) -> int:
     except OSError as err:
         print(f"record: cannot read {path}: {err.strerror or err}", file=sys.stderr)
         return 2
+    if text[:4] == b"PK\x03\x04":  # a zip's first bytes: the export's zip, most likely
+        print("record: this is a zip file (the app's \"Export all\"?), not a game record: unzip it and replay "
+              "one of its .json records", file=sys.stderr)
+        return 2
     try:
-        result = records.replay(records.loads(text))
+        record = records.loads(text)
+        if isinstance(record, list):  # the export's games.json, or "Export all (JSON)"
+            print(f"record: a game record is a JSON object, not a list (this one holds {len(record)}: the app's "
+                  "\"Export all (JSON)\"?): replay one record at a time", file=sys.stderr)
+            return 2
+        result = records.replay(record)
     except records.ReplayError as err:
         print(str(err), file=sys.stderr)
         return 2

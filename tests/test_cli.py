@@ -52,6 +52,28 @@ def test_replay_refuses_with_exit_2(tmp_path, content, starts):
     assert "Traceback" not in p.stderr and p.stdout == ""
 
 
+def test_replay_of_an_export_says_it_takes_one_record(tmp_path):
+    """The app's exports hold several records: "Export all (JSON)" a list, "Export all" a zip.
+    Replay says what the file is and what it reads, not only that a record is an object or that
+    the zip's bytes are not UTF-8 (a playtest could not tell why its export was refused)."""
+    import zipfile
+
+    record = json.loads((RECORDS / "mitchi" / "mitchi-seed-tiebreak-example.json").read_text())["record"]
+    listed = tmp_path / "games.json"
+    listed.write_text(json.dumps([record, record]))
+    p = replay(listed)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.startswith("record: a game record is a JSON object, not a list (this one holds 2"), p.stderr
+    assert "replay one record at a time" in p.stderr
+    zipped = tmp_path / "scorekeeper-export.zip"
+    with zipfile.ZipFile(zipped, "w") as z:
+        z.writestr("games/1.json", json.dumps(record))
+    p = replay(zipped)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.startswith("record: this is a zip file"), p.stderr
+    assert "unzip it and replay one of its .json records" in p.stderr
+
+
 def test_replay_missing_file(tmp_path):
     p = replay(tmp_path / "nope.json")
     assert p.returncode == 2 and p.stderr.startswith("record: cannot read")
