@@ -68,6 +68,16 @@ def parse_number(raw: str, key: str) -> int:
     return int(text)
 
 
+def whole_number(raw: str, key: str) -> int:
+    """``raw`` (form text of the field ``key``) as :func:`parse_number` reads it, within a
+    record's range (``RECORD_INT_MAX`` either way); raise :class:`BadForm` otherwise. The length
+    first (docs/game-record.md §Ranges): a number of 100,000 digits is never parsed."""
+    if len(raw.strip()) > MAX_DIGITS or abs(number := parse_number(raw, key)) > RECORD_INT_MAX:
+        raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
+                        key=field_word(key), max=format_decimal(MAX_NUMBER)))
+    return number
+
+
 class NumberRange(validators.NumberRange):
     """WTForms' ``NumberRange`` (both bounds set), its refusal writing them as the request's
     language groups numbers: "between 1 and 999,999,999" (German "999.999.999"), as the app's
@@ -276,11 +286,7 @@ def entry_from_form(form: MultiDict) -> dict:
         raw = form[key] if key in form else None
         if raw in (None, ""):
             continue
-        # The length first (docs/game-record.md §Ranges): a number of 100,000 digits is never parsed.
-        if len(raw.strip()) > MAX_DIGITS or abs(number := parse_number(raw, key)) > RECORD_INT_MAX:
-            raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
-                            key=field_word(key), max=format_decimal(MAX_NUMBER)))
-        entry[key] = number
+        entry[key] = whole_number(raw, key)
     for key in DICE_KEYS:
         raws = ([form[f"{key}.{i}"] for i in range(4) if f"{key}.{i}" in form]
                 or (key in form and form.getlist(key)))

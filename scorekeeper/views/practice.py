@@ -131,10 +131,11 @@ def _version() -> int:
 
 
 def _int(name: str) -> int | None:
-    try:
-        return int(request.form.get(name, ""))
-    except ValueError:
-        return None
+    """The form's whole number ``name``, or None when it is not sent or blank; any other text
+    raises :class:`~scorekeeper.forms.BadForm` (a 422 from :func:`_change`) saying what was sent,
+    as an entry's numbers are read (``forms.whole_number``): "abc" is not a missing value."""
+    raw = request.form.get(name, "")
+    return forms.whole_number(raw, name) if raw.strip() else None
 
 
 @bp.route("/<int:game_id>/roll", methods=["POST"])
@@ -150,9 +151,9 @@ def roll(game_id: int):
     if game.game == "mice-and-men":
         return _change(game, lambda: practice.mm_move(session, game, request.form.get("action", ""),
                                                       _int("penalty"), _version()))
-    keep = _int("keep")
     action = "keep" if "keep" in request.form else request.form.get("action", "")
-    return _change(game, lambda: practice.roll(session, game, action, keep, _version(), _int("step"), _seed()))
+    return _change(game, lambda: practice.roll(session, game, action, _int("keep"), _version(), _int("step"),
+                                                _seed()))
 
 
 @bp.route("/<int:game_id>/next", methods=["POST"])

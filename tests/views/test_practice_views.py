@@ -812,3 +812,28 @@ def test_a_practice_lead_is_offered_only_up_to_the_largest_penalty(client, auth,
     assert "Run with the mice" in page or "practice-move" in page, page[-3000:]
     leads = re.findall(r'<button type="submit" name="penalty" value="(\d+)"', page)
     assert leads == offered, leads
+
+
+@pytest.mark.parametrize("game,field,sent,said", [
+    ("mitchi", "keep", "abc", "keep must be a whole number (digits 0-9), not 'abc'"),
+    ("mitchi", "step", "1.5", "step must be a whole number (digits 0-9), not '1.5'"),
+    ("mitchi", "keep", "9" * 5000, "keep is far too large"),
+    ("mia", "value", "abc", "value must be a whole number (digits 0-9), not 'abc'"),
+    ("mia", "value", "٣١", "value must be a whole number (digits 0-9)"),
+    ("mice-and-men", "penalty", "x", "penalty must be a whole number (digits 0-9), not 'x'"),
+])
+def test_a_practice_move_with_a_number_that_is_not_one_says_so_and_changes_nothing(client, auth, game, field,
+                                                                                   sent, said):
+    """A practice move's numbers (the die kept, the step, Mia's value, the penalty) are read as
+    an entry's are: text that is no whole number is told so (a playtest sent value=abc and was
+    told the value was missing; 5,000 digits were read as none; "٣١" was read as 31)."""
+    auth.register()
+    gid = start(client) if game == "mitchi" else start_other(client, game, "lives" if game == "mia" else "rounds")
+    page = client.get(f"/practice/{gid}").data.decode()
+    before = record_of(client, gid)["entries"]
+    form = {"version": str(version_of(page)), "step": "0", "action": "keep" if field == "keep" else "announce",
+            field: sent}
+    r = client.post(f"/practice/{gid}/roll", headers=HX, data=form)
+    assert r.status_code == 422
+    assert any(said.lower() in m.lower() for m in messages(r.data)), messages(r.data)
+    assert record_of(client, gid)["entries"] == before
