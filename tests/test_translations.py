@@ -72,6 +72,16 @@ def placeholders(text: str) -> tuple[set, set]:
     return set(re.findall(r"%\((\w+)\)[sd]", text)), set(re.findall(r"\{(\w*)\}", literal))
 
 
+def test_a_german_direction_keeps_its_arrow_on_its_line():
+    """Every German text that ends in a direction's arrow (↻ ↺) holds a no-break space before it:
+    in Mia's narrow Direction box "im Uhrzeigersinn ↻" left the arrow alone on a line (a
+    playtest at 320 px)."""
+    arrowed = [m for m in read_po(PO.open("rb")) if isinstance(m.id, str) and m.id.endswith(("↻", "↺"))]
+    assert len(arrowed) >= 4  # the Direction box (both ways) and the winner's reverse buttons
+    for m in arrowed:
+        assert m.string[-2:] in ("\u00a0↻", "\u00a0↺"), (m.id, m.string)
+
+
 def test_the_catalog_compiles_and_the_committed_mo_is_current(tmp_path):
     out = tmp_path / "messages.mo"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "compile", "-i", str(PO), "-o", str(out),
