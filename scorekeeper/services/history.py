@@ -684,6 +684,10 @@ def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes
         show_legend=False, show_dots=rounds <= 30, dots_size=3,
         x_title=words["round"], y_title=words["axis"],
         title=title or None, truncate_legend=14, show_minor_x_labels=False, x_label_rotation=0,
+        # pygal shortens a label to fit the width of one of all the rounds' labels, major or not:
+        # from 17 rounds on every two-digit round number read "…". The major ones (at most nine)
+        # have room: never shorten.
+        truncate_label=-1,
         margin=8, spacing=8, print_values=False, include_x_axis=True, disable_xml_declaration=False,
         stroke_style={"width": 3},
     )

@@ -100,6 +100,21 @@ def test_chart_is_svg_without_script(client, auth):
     assert again.status_code == 304
 
 
+@pytest.mark.parametrize("rounds", [16, 17, 96])
+def test_the_charts_round_numbers_are_written_out_whatever_the_length(app, rounds):
+    """The horizontal axis says the round numbers (at most nine of them) on a long game too: from
+    17 rounds on pygal shortened every two-digit one to "…" (a playtest: a 96-round Mitchi game
+    read "0 … … … …")."""
+    from scorekeeper.services.history import chart_svg
+
+    with app.test_request_context():
+        svg = chart_svg("mitchi", {"Ann": list(range(rounds + 1)), "Ben": [0] * (rounds + 1)}).decode()
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    assert "…" not in "".join(texts), texts
+    step = -(-rounds // 8)
+    assert [str(i) for i in range(0, rounds + 1, step)] == [t for t in texts if t.isdigit()][-len(range(0, rounds + 1, step)):]
+
+
 def test_csv_content(client, auth):
     auth.register()
     upload(client, golden("mitchi/mitchi-11-zero-point-winner"))
