@@ -334,6 +334,20 @@ def test_a_players_page_says_which_figures_count_running_games(client, auth):
             "lives lost, challenges, runs) count every finished round, of running games too.") in text
 
 
+def test_a_mia_players_page_shows_the_best_game_as_the_most_lives_left(client, auth):
+    """Mia's figures have a best game as the other games' do, the most lives left (README:
+    Players), the larger of the finished games' (a playtest found Mitchi's and Mice and Men's
+    but none for Mia)."""
+    auth.register()
+    upload(client, golden("mia/mia-7-bonus-points-joint-winners"), golden("mia/mia-7-bonus-points-lives-first"),
+           golden("mia/mia-5-skip-eliminated-game-end"))
+    page = client.get("/players").data.decode()
+    ann = re.search(r'href="/players/(\d+)">(?:<span class="name">)?Ann<', page).group(1)
+    text = " ".join(re.sub(r"<[^>]+>", " ", client.get(f"/players/{ann}").data.decode()).split())
+    # Ann ended them with 2, 0 and 1 lives
+    assert "Lives left per game (more is better) 1 Best game (most lives left) 2 Lives lost" in text, text
+
+
 def test_every_best_average_says_whom_it_counts(client, auth):
     """Each line of the best averages names the ended games a player needed to be counted, one
     game or three alike (a review read a line without it as counting everyone), and the page
