@@ -176,9 +176,11 @@ def export():
     # secure_filename leaves ASCII letters, digits, "_", "." and "-" (nothing to quote); a run of
     # them where words were dropped (" … ", " & ") is one "_"; a name with none left ("日本語") is
     # the group's number.
-    stem = re.sub(r"[_.-]{2,}", "_", secure_filename(get_session().get(Group, group_id).name)).strip("_.-")
-    stem = stem or f"group-{group_id}"
-    stem = f"{stem}-games-{datetime.now(timezone.utc).strftime('%Y%m%d')}"
+    group = get_session().get(Group, group_id)
+    stem = re.sub(r"[_.-]{2,}", "_", secure_filename(group.name)).strip("_.-") or f"group-{group_id}"
+    # Dated as the group's lists date its games: in its time zone (at 01:40 in Auckland, not
+    # the day before, as UTC has it).
+    stem = f"{stem}-games-{hist.local_time(datetime.now(timezone.utc), group.timezone or 'UTC'):%Y%m%d}"
     # The body is read on a session of its own, closed when it ends or the client goes away
     # (services/transfer.py: stream); the request's session is closed as the view returns.
     engine = get_engine()

@@ -152,6 +152,32 @@ def test_export_link_exports_the_group_its_page_showed(app, client, auth):
         assert client.get(f"/export?format=json&group={bad}").status_code == 404, bad
 
 
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])
+def test_an_export_file_is_dated_in_its_groups_time_zone(app, client, auth, zone):
+    """The day in an export's file name is the group's, as its lists show its games: UTC+14 and
+    UTC-11 are never on UTC's day both, and at any moment one of them is a day off UTC (a
+    playtest in Auckland at 01:41 got the day before)."""
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
+
+    from sqlmodel import select
+
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Group
+
+    auth.register("ann")
+    with app.app_context():
+        session = get_session()
+        group = session.exec(select(Group)).one()
+        group.timezone = zone
+        session.add(group)
+        session.commit()
+    before = datetime.now(timezone.utc).astimezone(ZoneInfo(zone)).strftime("%Y%m%d")
+    named = client.get("/export?format=json").headers["Content-Disposition"]
+    after = datetime.now(timezone.utc).astimezone(ZoneInfo(zone)).strftime("%Y%m%d")
+    assert named in (f'attachment; filename="ann-games-{day}.json"' for day in (before, after)), named
+
+
 def test_an_export_file_is_named_after_its_group(app, client, auth):
     """Two groups' exports of one day were both "games-<day>.zip": each now starts with its group's
     name, made safe for a file name (no quote, markup or path), whatever the name holds."""
