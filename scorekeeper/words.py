@@ -147,7 +147,10 @@ def dice_text(dice) -> str:
 
 
 def mia_value(value) -> str:
-    """A Mia value as said at the table: 21 is "Mia" (in German "Mäxchen")."""
+    """A Mia value as said at the table: 21 is "Mia" (in German "Mäxchen"); a value not given
+    (a refused entry without one, as "You tried" repeats it) is "?", not "None"."""
+    if value is None:
+        return "?"
     return _("Mia") if value == 21 else str(value)
 
 
@@ -182,7 +185,7 @@ def describe(entry: dict) -> str:
         return _("%(player)s rolls %(die)s for who starts", player=p, die=entry.get("die"))
     if kind == "turn":
         return _("%(player)s: %(hand)s in %(rolls)s", player=p, hand=dice_text(entry.get("hand", [])),
-                 rolls=entry.get("rolls"))
+                 rolls="?" if entry.get("rolls") is None else entry["rolls"])
     if kind == "tiebreak":
         return _("%(player)s: tie-break roll %(hand)s", player=p, hand=dice_text(entry.get("hand", [])))
     if kind == "announce":

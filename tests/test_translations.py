@@ -245,3 +245,21 @@ def test_entries_with_one_key_are_described_alike(app, a, b):
                 with force_locale(lang):
                     assert line(x) == line(a), (x, a)
     hash(entry_key(a))  # a key, whatever the values
+
+
+def test_an_entry_said_without_its_value_shows_a_question_mark_not_none(app):
+    """A refused entry is repeated to its sender ("You tried: …") as it was sent; a hand-made form
+    without Mia's announced value or a turn's rolls read "Eve challenges Ann's None" (a playtest)."""
+    from flask_babel import force_locale
+
+    from scorekeeper.words import describe
+
+    with app.test_request_context():
+        for lang in ("en", "de"):
+            with force_locale(lang):
+                lines = [describe({"type": "challenge", "player": "Eve", "owner": "Ann", "cup": [3, 1]}),
+                         describe({"type": "announce", "player": "Eve"}),
+                         describe({"type": "pass", "player": "Eve", "value": None}),
+                         describe({"type": "turn", "player": "Eve", "hand": [6, 3]}),
+                         describe({"type": "turn", "player": "Eve", "hand": [6, 3], "rolls": None})]
+                assert all("None" not in line and "?" in line for line in lines), lines
