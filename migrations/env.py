@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import warnings
+from contextlib import contextmanager
 from logging.config import fileConfig
 from pathlib import Path
 
 from alembic import context
-from sqlalchemy import create_engine, pool
+from sqlalchemy import create_engine, pool, text
+from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
 
 import scorekeeper.models  # noqa: F401  (registers the tables)
@@ -54,10 +56,45 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+#: PostgreSQL's advisory lock key for migrating (any number the app uses for nothing else).
+MIGRATION_LOCK = 0x5C0E_4EE9
+
+
+@contextmanager
+def one_at_a_time(connection, url: str):
+    """While the block runs, no other process migrates this database: each gunicorn worker runs
+    ``create_app()`` and so migrates on start, as does each instance of a server started at once
+    (two workers making one table on a new PostgreSQL database: ``UniqueViolation``, "Worker
+    failed to boot", a playtest). The next one then finds the database at the head and does
+    nothing. PostgreSQL: a session advisory lock, committed past so that Alembic's own
+    transaction is a new one (a connection already in one would be left uncommitted); SQLite: an
+    exclusive ``flock`` on a file beside the database, ``<file>.migrating``, left there (removed,
+    a process still waiting on it and one that made it anew would each hold a lock), none for a
+    database in memory."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        connection.commit()
+        try:
+            yield
+        finally:
+            connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            connection.commit()
+        return
+    path = make_url(url).database if connection.dialect.name == "sqlite" else None
+    if not path or path == ":memory:" or path.startswith("file:"):
+        yield
+        return
+    import fcntl
+
+    with open(path + ".migrating", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        yield
+
+
 def run_migrations_online() -> None:
     url = database_url()
     engine = create_engine(url, poolclass=pool.NullPool)
-    with engine.connect() as connection:
+    with engine.connect() as connection, one_at_a_time(connection, url):
         context.configure(
             connection=connection,
             target_metadata=target_metadata,

@@ -248,3 +248,30 @@ def test_the_app_started_on_a_new_file_makes_its_tables_and_takes_an_account(tmp
     assert r.status_code == 303
     assert client.get("/").status_code == 200
     app.extensions["scorekeeper.engine"].dispose()
+
+
+def test_processes_started_together_migrate_a_new_database_one_at_a_time(old_database):
+    """Each gunicorn worker migrates as the app starts (``create_app``), and so does each instance
+    of a server started at once: on a new PostgreSQL database two workers made one table, and one
+    failed to boot (``UniqueViolation``; a playtest, 2 runs in 4). Four processes released at one
+    moment all start, and the database is at the head once (migrations/env.py: one at a time)."""
+    import subprocess
+    import sys
+    import time
+
+    from alembic.script import ScriptDirectory
+
+    from scorekeeper.db import alembic_config
+
+    code = ("import sys, time; from scorekeeper.db import migrate; "
+            "time.sleep(max(0.0, float(sys.argv[2]) - time.time())); migrate(sys.argv[1])")
+    start_at = str(time.time() + 4)  # every process imported by then: their migrations overlap
+    procs = [subprocess.Popen([sys.executable, "-c", code, old_database, start_at], stderr=subprocess.PIPE,
+                              text=True) for _ in range(4)]
+    results = [(p.wait(timeout=120), p.stderr.read()) for p in procs]
+    assert [rc for rc, _ in results] == [0] * 4, [err[-600:] for _, err in results]
+    head = ScriptDirectory.from_config(alembic_config(old_database)).get_current_head()
+    engine = create_engine(old_database)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [head]
+    engine.dispose()
