@@ -100,5 +100,9 @@ def configure(app) -> None:
 
     uri = app.config.get("RATELIMIT_STORAGE_URI") or os.environ.get("RATELIMIT_STORAGE_URI") or "database://"
     app.config["RATELIMIT_STORAGE_URI"] = uri
+    # A shared store that is down (a Redis server stopped) must not stop logins and sign-ups
+    # (they answered 500): flask-limiter then counts in the worker's memory, logs that it does,
+    # and goes back to the store once it answers again.
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     if uri.startswith("database://"):
         app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"url": app.config["DATABASE_URL"]})

@@ -44,6 +44,32 @@ def test_login_limit_counts_in_the_database(make_app):
     app.extensions["scorekeeper.engine"].dispose()
 
 
+def test_with_its_shared_store_down_the_login_still_answers_and_counts_in_the_worker(make_app, caplog,
+                                                                                      monkeypatch):
+    """Several instances share their counts in Redis (README); with that Redis down nobody could
+    log in or register: a 500, "Something went wrong" (a playtest). flask-limiter's in-memory
+    fallback counts in the worker until the store is back, and says so in the log."""
+    import socket
+
+    free = socket.socket()
+    free.bind(("127.0.0.1", 0))
+    port = free.getsockname()[1]
+    free.close()  # nothing listens there
+    # flask-limiter adds each app's storage options to its one Limiter's: the database store's
+    # "url" of the apps made before in this process would go to Redis (one app a process serves).
+    monkeypatch.setattr(limiter, "_storage_options", {})
+    app = make_app(RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{port}/0")
+    client = app.test_client()
+    codes = [client.post("/login", data={"username": "ann", "password": "wrong password"}).status_code
+             for _ in range(11)]
+    assert codes[:10] == [400] * 10 and codes[10] == 429, codes
+    assert "falling back to in-memory storage" in caplog.text
+    register = client.post("/register", data={"username": "ben", "password": "correct horse",
+                                              "confirm": "correct horse"})
+    assert register.status_code == 303, register.status_code
+    app.extensions["scorekeeper.engine"].dispose()
+
+
 def test_only_the_limited_routes_run_the_limiter(make_app, monkeypatch):
     """flask-limiter's check before every request is taken off (web.skip_unlimited_requests):
     a page or an entry runs no limiter code; the login's own limit still counts (above)."""
