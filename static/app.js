@@ -435,6 +435,29 @@
     });
     if (next) next.focus({ preventScroll: true });
   }
+  // Another phone's entry replaces the panel under a key user's focus too: it goes to the same
+  // control in the new panel (the same face, Undo, the same entry's "correct"), else to the new
+  // panel's first control, without scrolling (a playtest: it fell to the page's body).
+  var pollFocus = null;
+  function focusKey(el) {
+    var key = { tag: el.tagName, name: el.getAttribute("name"), value: el.getAttribute("value"),
+                href: el.getAttribute("href") };
+    if (key.name === null && key.href === null) key.cls = el.className;  // Undo, Redo: their words change
+    return key;
+  }
+  function keepFocus(panel) {
+    var key = pollFocus;
+    pollFocus = null;
+    var a = document.activeElement;
+    if (!key || (a && a !== document.body && document.contains(a))) return;
+    var same = Array.prototype.find.call(panel.getElementsByTagName(key.tag), function (el) {
+      return el.getAttribute("name") === key.name && el.getAttribute("value") === key.value &&
+        el.getAttribute("href") === key.href && (key.cls === undefined || el.className === key.cls) &&
+        !el.disabled && el.getClientRects().length > 0;
+    });
+    if (same) same.focus({ preventScroll: true });
+    else { focusWasIn = true; refocus(panel); }
+  }
 
   document.addEventListener("htmx:afterSettle", function () {
     var panel = document.getElementById("panel");
@@ -442,8 +465,11 @@
       if (back !== null && !panel.hasAttribute("data-polled")) showOffline(false);
       showOutcome(panel, panel.hasAttribute("data-polled"));
       if (!panel.hasAttribute("data-polled")) refocus(panel);
-      else if (following) followPad(panel);
-      else if (readingWas) keepReading(panel);
+      else {
+        keepFocus(panel);
+        if (following) followPad(panel);
+        else if (readingWas) keepReading(panel);
+      }
       following = false;
       readingWas = null;
     }
@@ -468,6 +494,8 @@
     else {
       picked = pickedIn(panel);  // taken as this answer replaces the panel, used by its htmx:load
       polledIn = true;
+      var a = document.activeElement;
+      pollFocus = a && a !== panel && panel.contains(a) ? focusKey(a) : null;
       following = padInView(panel);
       readingWas = following ? null : readingAt(panel);
       var now = panel.querySelector(".now");

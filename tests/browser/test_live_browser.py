@@ -380,6 +380,30 @@ def test_another_phones_entry_does_not_scroll_a_following_phone(page: Page, phon
     assert other.evaluate("window.scrollY") >= before - 5
 
 
+def test_a_key_users_focus_stays_on_its_control_as_another_phones_entry_arrives(page: Page, phone,
+                                                                                  live_server: str):
+    """Focus on a die face, on Undo or on nothing of the new panel goes, as another phone's entry
+    replaces the panel, to the same control, else to the new panel's first one: it fell to the
+    page's body and Tab began again at the header (a playtest with the keyboard only)."""
+    game_url, other = ben_on_a_second_phone(page, phone(), live_server, "kim")
+    focused = ("() => { const a = document.activeElement; return a ? [a.tagName, a.name || '', a.value || '',"
+               " a.className || '', !!a.closest('#panel')] : null; }")
+    face = other.locator("fieldset", has_text="Second die").locator("input[type=radio]").nth(4)
+    face.focus()
+    assert other.evaluate(focused)[:3] == ["INPUT", "hand.1", "5"]
+    turn(page, 4, 1, 2)  # Ben's turn, entered on Ann's phone
+    expect(other.locator("#panel")).to_contain_text("Cat's turn", timeout=3_000)
+    other.wait_for_timeout(300)
+    assert other.evaluate(focused) == ["INPUT", "hand.1", "5", other.evaluate(
+        "() => document.querySelector('#panel input[name=\"hand.1\"][value=\"5\"]').className"), True]
+    other.locator("button.undo").focus()
+    turn(page, 2, 2, 1)  # Cat's turn
+    expect(other.locator("#panel")).to_contain_text("Round 1: ", timeout=3_000)
+    other.wait_for_timeout(300)
+    assert other.evaluate(focused)[0] == "BUTTON" and "undo" in other.evaluate(focused)[3]
+    assert other.evaluate(focused)[4]  # in the new panel
+
+
 def test_the_owner_hands_the_group_on_and_leaves_it(page: Page, phone, live_server: str):
     """The group's owner, leaving the table for good, makes a member the owner from the group's
     page (two taps: open, confirm) and then leaves; on a 320 px phone the members' list with its
