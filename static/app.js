@@ -149,7 +149,7 @@
     var live = document.getElementById("outcome");
     if (live) {
       var parts = [], read = [];
-      panel.querySelectorAll(".news, .msg:not([role=alert]), .now").forEach(function (el) {
+      panel.querySelectorAll(".done, .news, .msg:not([role=alert]), .now").forEach(function (el) {
         // Read once (the game's end is a .now in a .msg).
         if (read.some(function (outer) { return outer.contains(el); })) return;
         read.push(el);

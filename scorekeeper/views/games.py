@@ -197,14 +197,27 @@ def known_players() -> list:
 
 
 def render_game(loaded: service.Loaded, message: str | None = None, level: str = "info",
-                status: int = 200):
-    """The game page, or only its panel for htmx."""
+                status: int = 200, done: str | None = None):
+    """The game page, or only its panel for htmx. ``done``: what this phone's change did, said
+    to screen readers only (:func:`_done`)."""
     template = "games/_panel.html" if is_htmx() else "games/play.html"
     if request.method == "POST":  # an entry, undo, redo or correction let through with its token
         keep_sent_csrf_token()
     spec = find_game(loaded.game.game)
     return render_template(template, loaded=loaded, game=loaded.game, state=loaded.state, spec=spec,
-                           message=message, level=level, rematch=_rematch_started(loaded)), status
+                           message=message, level=level, rematch=_rematch_started(loaded), done=done), status
+
+
+def _done(loaded: service.Loaded) -> str | None:
+    """What this phone's entry, undo or redo did, in words: "Recorded: Ann: 6-3 in 2." or
+    "Undone: Ann: 6-3 in 2.". The panel holds it for screen readers, whose live region read only
+    whose turn it is next, the same after an entry as after an undo (a playtest); the screen
+    shows it in "Last entries" and on the Undo or Redo button."""
+    if loaded.redo:
+        return _("Undone: %(entry)s.", entry=describe(loaded.redo))
+    if loaded.recent:
+        return _("Recorded: %(entry)s.", entry=describe(loaded.recent[-1]))
+    return None
 
 
 def _rematch_started(loaded: service.Loaded) -> tuple[Game, str] | None:
@@ -256,7 +269,7 @@ def _after_change(game: Game, action, stale: str | None = None):
         session.refresh(game)
         return render_game(service.load(session, game), translated(err), "error", 422)
     if is_htmx():
-        answer = render_game(loaded)
+        answer = render_game(loaded, done=_done(loaded))
     else:  # Mia's entry mode (quick or trail) is kept
         answer = redirect(url_for("games.play", game_id=game.id, mode=asked_mode()), 303)
     service.hand_back(loaded)  # done with it: the game's next entry here starts from its state

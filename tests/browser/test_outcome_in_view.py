@@ -51,6 +51,7 @@ def test_outcome_and_next_action_in_view(page: Page, live_server: str):
     assert in_view(page, "#panel .now"), "the next action is out of view"
     expect(live).to_contain_text("Cat loses 1 life and is out")
     expect(live).to_contain_text("Round 2")
+    assert live.inner_text().startswith("Recorded: Cat challenges Ben's 42: the cup shows 4-2."), live.inner_text()
     expect(panel.locator(".strip")).to_contain_text("Cat out")
 
     # Scrolled to the bottom, then Undo: the game as it stands is back in view.
@@ -59,6 +60,8 @@ def test_outcome_and_next_action_in_view(page: Page, live_server: str):
         page.get_by_role("button", name="Undo", exact=False).click()
     assert in_view(page, "#panel .now"), "after Undo the next action is out of view"
     expect(live).to_contain_text("Round 1")
+    # What the tap did comes first: the undo, not only whose turn it is (a playtest).
+    expect(live).to_contain_text("Undone: Cat challenges Ben's 42: the cup shows 4-2.")
     # Put it back by entering it again, then end the game.
     page.wait_for_timeout(700)
     quick(page, 42, 4, 2)

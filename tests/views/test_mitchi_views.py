@@ -357,8 +357,23 @@ def test_a_refused_setup_ties_each_error_to_its_field_and_names_each_seats_start
         assert 'aria-invalid="true"' in tag and f'aria-describedby="{field}-error"' in tag, tag
         assert error in re.search(r'<p class="msg error" id="%s-error">([^<]*)' % field, page).group(1)
     assert 'aria-invalid' not in re.search(r'<input[^>]*\bid="players-0"[^>]*>', page).group(0)
-    starters = re.findall(r'<input type="radio" name="starter" value="\d+" aria-label="([^"]+)"', page)
+    starters = re.findall(r'<input type="radio" name="starter" value="\d+"(?: checked)? aria-label="([^"]+)"', page)
     assert starters == ["Seat 1 starts", "Seat 2 starts", "Seat 3 starts"]
+
+
+def test_the_panel_says_to_screen_readers_what_the_tap_did(client, game):
+    """An entry's, an undo's and a redo's panel says what was done, for the live region to read
+    first ("Recorded: …", "Undone: …"): it read only whose turn it was next (a playtest). A
+    poll's panel, another phone's change, says it in its own news, not here."""
+    done = re.compile(r'<p class="sr-only done">([^<]*)</p>')
+    r = post_turn(client, game, 0, "Ann", (6, 3), 2)
+    assert done.findall(r.data.decode()) == ["Recorded: Ann: 6-3 in 2."]
+    r = client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
+    assert done.findall(r.data.decode()) == ["Undone: Ann: 6-3 in 2."]
+    r = client.post(f"/games/{game}/redo", data={"version": "2"}, headers=HX)
+    assert done.findall(r.data.decode()) == ["Recorded: Ann: 6-3 in 2."]
+    assert done.findall(client.get(f"/games/{game}/poll?v=0", headers=HX).data.decode()) == []
+    assert done.findall(client.get(f"/games/{game}").data.decode()) == []
 
 
 def test_quick_reference_shows_the_games_own_options(client, game):
