@@ -186,3 +186,26 @@ def test_the_register_page_says_the_rules_before_a_refusal_and_once_after(client
                        ({"username": "ann", "password": "short"}, "A password has 8 to 200 characters.")):
         r = client.post("/register", data={**data, "confirm": data["password"]})
         assert r.status_code == 400 and said in r.data.decode() and "Field must be" not in r.data.decode()
+
+
+def test_the_register_page_ties_its_rules_and_errors_to_the_fields_and_focuses_the_first_error(client):
+    """A screen reader hears a name's and a password's rules as the field is focused (they were
+    lines of their own, tied to nothing), and a refused page puts the focus on the first field in
+    error, not on the page's body (a playtest with the keyboard only)."""
+    import re
+
+    def tag(page: str, field: str) -> str:
+        return re.search(r'<input[^>]*\bid="%s"[^>]*>' % field, page).group(0)
+
+    page = client.get("/register").data.decode()
+    for field in ("username", "password"):
+        assert f'aria-describedby="{field}-help"' in tag(page, field)
+        assert re.search(r'<p class="help" id="%s-help">[^<]+</p>' % field, page)
+    assert "autofocus" not in page
+    r = client.post("/register", data={"username": "<b>x</b>", "password": "short", "confirm": "short"})
+    page = r.data.decode()
+    assert r.status_code == 400
+    assert re.findall(r'<input[^>]*\bautofocus\b[^>]*\bid="([^"]+)"', page)[0] == "username"
+    for field in ("username", "password"):
+        assert 'aria-invalid="true"' in tag(page, field) and f'aria-describedby="{field}-err"' in tag(page, field)
+    assert 'id="username-help"' not in page  # the refusal says the rules instead
