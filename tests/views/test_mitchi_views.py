@@ -376,6 +376,18 @@ def test_the_panel_says_to_screen_readers_what_the_tap_did(client, game):
     assert done.findall(client.get(f"/games/{game}").data.decode()) == []
 
 
+def test_no_game_page_names_an_element_that_cannot_be_named(client, auth):
+    """``aria-label`` on a plain paragraph, division or span (no role) is not read by screen
+    readers (ARIA prohibits it there): the points strip had one, and said nothing (a playtest).
+    Such an element says its name as text (the strip's "Points:" for screen readers)."""
+    auth.register()
+    for name, players in (("mitchi", ("Ann", "Ben", "Cat")), ("mia", ("Ann", "Ben", "Cat")),
+                          ("mice-and-men", ("Ann", "Ben", "Cat", "Dan"))):
+        page = client.get(f"/games/{new_game(client, name, players)}").data.decode()
+        unnamed = [t for t in re.findall(r"<(?:p|div|span)\b[^>]*\baria-label=[^>]*>", page) if "role=" not in t]
+        assert unnamed == [], (name, unnamed)
+
+
 def test_quick_reference_shows_the_games_own_options(client, game):
     page = client.get(f"/games/{game}").data.decode()
     import re
