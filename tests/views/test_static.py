@@ -117,6 +117,15 @@ def test_the_static_cache_folder_is_the_one_the_environment_names(make_app, monk
         app.extensions["scorekeeper.engine"].dispose()
 
 
+def test_every_static_file_is_sent_with_nosniff(app, client):
+    """A browser takes each static file as the type it is sent as, as the pages ask too (the
+    static files went without ``X-Content-Type-Options``: a playtest's headers check)."""
+    for url in (versioned(app, "app.js"), "/static/app.js", versioned(app, "app.css"), "/static/dice.svg",
+                "/favicon.ico"):
+        r = client.get(url, headers={"Accept-Encoding": "br"})
+        assert r.status_code in (200, 301, 302) and r.headers.get("X-Content-Type-Options") == "nosniff", url
+
+
 def test_favicon_ico_is_the_apps_icon(client):
     """``/favicon.ico`` was a 404 (left alone before): a client that asks for it by that name is
     sent to the 32 px PNG, which is served."""
