@@ -450,11 +450,18 @@
     pollFocus = null;
     var a = document.activeElement;
     if (!key || (a && a !== document.body && document.contains(a))) return;
+    function usable(el) { return !el.disabled && el.getClientRects().length > 0; }
     var same = Array.prototype.find.call(panel.getElementsByTagName(key.tag), function (el) {
       return el.getAttribute("name") === key.name && el.getAttribute("value") === key.value &&
-        el.getAttribute("href") === key.href && (key.cls === undefined || el.className === key.cls) &&
-        !el.disabled && el.getClientRects().length > 0;
+        el.getAttribute("href") === key.href && (key.cls === undefined || el.className === key.cls) && usable(el);
     });
+    // The same choice made another way: a face to pick (a radio) is a face that sends (a button)
+    // in a tie-break, and back (a playtest: focus went to the first die's 1).
+    if (!same && key.name !== null) {
+      same = Array.prototype.find.call(panel.querySelectorAll("input, button"), function (el) {
+        return el.getAttribute("name") === key.name && el.getAttribute("value") === key.value && usable(el);
+      });
+    }
     if (same) same.focus({ preventScroll: true });
     else { focusWasIn = true; refocus(panel); }
   }

@@ -208,13 +208,15 @@ def render_game(loaded: service.Loaded, message: str | None = None, level: str =
                            message=message, level=level, rematch=_rematch_started(loaded), done=done), status
 
 
-def _done(loaded: service.Loaded) -> str | None:
-    """What this phone's entry, undo or redo did, in words: "Recorded: Ann: 6-3 in 2." or
-    "Undone: Ann: 6-3 in 2.". The panel holds it for screen readers, whose live region read only
-    whose turn it is next, the same after an entry as after an undo (a playtest); the screen
-    shows it in "Last entries" and on the Undo or Redo button."""
+def _done(loaded: service.Loaded, redone: bool = False) -> str | None:
+    """What this phone's entry, undo or redo (``redone``) did, in words: "Recorded: Ann: 6-3 in
+    2.", "Undone: Ann: 6-3 in 2.", "Put back: Ann: 6-3 in 2.". The panel holds it for screen
+    readers, whose live region read only whose turn it is next, the same after an entry as after
+    an undo (a playtest); the screen shows it in "Last entries" and on the Undo or Redo button."""
     if loaded.redo:
         return _("Undone: %(entry)s.", entry=describe(loaded.redo))
+    if loaded.recent and redone:
+        return _("Put back: %(entry)s.", entry=describe(loaded.recent[-1]))
     if loaded.recent:
         return _("Recorded: %(entry)s.", entry=describe(loaded.recent[-1]))
     return None
@@ -249,9 +251,10 @@ def play(game_id: int):
     return render_game(service.load(get_session(), game), said or None, level)
 
 
-def _after_change(game: Game, action, stale: str | None = None):
+def _after_change(game: Game, action, stale: str | None = None, redone: bool = False):
     """Run a change; answer with the panel (htmx) or redirect, or the refusal in place. ``stale``:
-    what a stale page is told instead of "nothing was recorded" (an undo or a redo records none)."""
+    what a stale page is told instead of "nothing was recorded" (an undo or a redo records none);
+    ``redone``: the change is a Redo (:func:`_done`)."""
     session = get_session()
     try:
         loaded = action()
@@ -269,7 +272,7 @@ def _after_change(game: Game, action, stale: str | None = None):
         session.refresh(game)
         return render_game(service.load(session, game), translated(err), "error", 422)
     if is_htmx():
-        answer = render_game(loaded, done=_done(loaded))
+        answer = render_game(loaded, done=_done(loaded, redone))
     else:  # Mia's entry mode (quick or trail) is kept
         answer = redirect(url_for("games.play", game_id=game.id, mode=asked_mode()), 303)
     service.hand_back(loaded)  # done with it: the game's next entry here starts from its state
@@ -391,7 +394,7 @@ def redo(game_id: int):
     return _after_change(game, lambda: service.redo(get_session(), game, forms.form_version(request.form),
                                                     current_user.id), _(
         "The game changed since this page was shown (another phone, or an older page); nothing was put back. "
-        "Here is the game as it stands now."))
+        "Here is the game as it stands now."), redone=True)
 
 
 @bp.route("/<int:game_id>/rematch", methods=["POST"])

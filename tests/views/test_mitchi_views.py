@@ -371,9 +371,16 @@ def test_the_panel_says_to_screen_readers_what_the_tap_did(client, game):
     r = client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
     assert done.findall(r.data.decode()) == ["Undone: Ann: 6-3 in 2."]
     r = client.post(f"/games/{game}/redo", data={"version": "2"}, headers=HX)
-    assert done.findall(r.data.decode()) == ["Recorded: Ann: 6-3 in 2."]
-    assert done.findall(client.get(f"/games/{game}/poll?v=0", headers=HX).data.decode()) == []
+    assert done.findall(r.data.decode()) == ["Put back: Ann: 6-3 in 2."]
+    polled = client.get(f"/games/{game}/poll?v=0", headers=HX).data.decode()
+    assert done.findall(polled) == []
     assert done.findall(client.get(f"/games/{game}").data.decode()) == []
+    # Another phone's entry is news, read politely in its turn, not an alert on every update of a
+    # phone that only follows (a playtest); a refusal still interrupts.
+    news = re.search(r'<p class="msg info"([^>]*)>The game (?:moved on|changed)\.', polled)
+    assert news and "role=" not in news.group(1), polled[:400]
+    refused = post_turn(client, game, 3, "Ben", (7, 1), 1).data.decode()
+    assert re.search(r'<p class="msg error" role="alert">', refused)
 
 
 def test_no_game_page_names_an_element_that_cannot_be_named(client, auth):
