@@ -660,6 +660,17 @@ def score_words(game: str) -> dict[str, str]:
                      "below has the same numbers.")}
 
 
+def nice_step(at_least: int) -> int:
+    """The smallest step of 1, 2 or 5 times a power of ten that is at least ``at_least`` (and at
+    least 1): a chart's axis counts 0, 20, 40 and not 0, 19, 38 (a playtest's 148 rounds)."""
+    power = 1
+    while True:
+        for unit in (1, 2, 5):
+            if unit * power >= at_least:
+                return unit * power
+        power *= 10
+
+
 def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes:
     """A line chart (pygal, SVG bytes) of each player's score after every round; its title and
     axis titles in the request's language (:func:`score_words`).
@@ -692,12 +703,12 @@ def chart_svg(game: str, series: dict[str, list[int]], title: str = "") -> bytes
         stroke_style={"width": 3},
     )
     chart.x_labels = [str(i) for i in range(rounds + 1)]
-    step = max(1, -(-rounds // 8))
+    step = nice_step(-(-rounds // 8))
     chart.x_labels_major = [str(i) for i in range(0, rounds + 1, step)]
     # Whole numbers only on the vertical axis (points and lives are never fractions).
     top = max((max(v) for v in series.values() if v), default=1)
     low = min((min(v) for v in series.values() if v), default=0)
-    y_step = max(1, -(-(top - low) // 6))
+    y_step = nice_step(-(-(top - low) // 6))
     chart.y_labels = list(range(min(low, 0), max(top, 1) + y_step, y_step))
     for i, (name, values) in enumerate(series.items()):
         dashes = CHART_DASHES[i % len(CHART_DASHES)]

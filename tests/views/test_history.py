@@ -111,8 +111,16 @@ def test_the_charts_round_numbers_are_written_out_whatever_the_length(app, round
         svg = chart_svg("mitchi", {"Ann": list(range(rounds + 1)), "Ben": [0] * (rounds + 1)}).decode()
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
     assert "…" not in "".join(texts), texts
-    step = -(-rounds // 8)
+    step = {16: 2, 17: 5, 96: 20}[rounds]  # 1, 2 or 5 times a power of ten: 0, 20, 40, not 0, 12, 24
     assert [str(i) for i in range(0, rounds + 1, step)] == [t for t in texts if t.isdigit()][-len(range(0, rounds + 1, step)):]
+
+
+@pytest.mark.parametrize("at_least,step", [(0, 1), (1, 1), (2, 2), (3, 5), (5, 5), (6, 10), (19, 20), (21, 50),
+                                           (75, 100), (101, 200)])
+def test_a_charts_axis_counts_in_steps_of_one_two_or_five_times_a_power_of_ten(at_least, step):
+    from scorekeeper.services.history import nice_step
+
+    assert nice_step(at_least) == step
 
 
 def test_csv_content(client, auth):
