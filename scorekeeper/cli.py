@@ -53,6 +53,10 @@ def replay_file(path: str) -> int:
         print("record: this is a zip file (the app's \"Export all\"?), not a game record: unzip it and replay "
               "one of its .json records", file=sys.stderr)
         return 2
+    if text.removeprefix(b"\xef\xbb\xbf").startswith(b"game_id,"):  # the export's CSV (a BOM first)
+        print("record: this is the app's CSV of rounds (games.csv or a game's .csv), not a game record: replay "
+              "a game's record (.json)", file=sys.stderr)
+        return 2
     try:
         record = records.loads(text)
         if isinstance(record, list):  # the export's games.json, or "Export all (JSON)"

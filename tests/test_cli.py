@@ -72,6 +72,10 @@ def test_replay_of_an_export_says_it_takes_one_record(tmp_path):
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.startswith("record: this is a zip file"), p.stderr
     assert "unzip it and replay one of its .json records" in p.stderr
+    rounds = tmp_path / "games.csv"
+    rounds.write_bytes("\ufeffgame_id,game,played_at,round,seat,player,action,detail,change,score_after\n".encode())
+    p = replay(rounds)
+    assert p.returncode == 2 and p.stderr.startswith("record: this is the app's CSV of rounds"), p.stderr
 
 
 def test_replay_missing_file(tmp_path):
