@@ -166,7 +166,7 @@ def setup(name: str):
             session.rollback()
             refusal = err.reason if isinstance(err, ReplayError) and err.entry is None else err
             error = translated(in_setup_words(spec, refusal))
-            focus = _repeated_seat(raw)
+            focus = _repeated_seat(raw) or _empty_seat(raw, spec)
         else:
             return redirect(url_for("games.play", game_id=outcome.target_id), 303)
     elif request.method == "POST":
@@ -189,6 +189,15 @@ def _repeated_seat(names: list[str]) -> str | None:
             return f"players-{i}"
         seen.add(name_key(name))
     return None
+
+
+def _empty_seat(names: list[str], spec) -> str | None:
+    """The id of the first seat without a name when fewer seats have one than the game needs
+    (one name for Mitchi), for the refused form's focus: the seat to fill (the focus was on the
+    page's body; a playtest with the keyboard only); None otherwise."""
+    if sum(1 for name in names if name) >= spec.min_players:
+        return None
+    return next((f"players-{i}" for i, name in enumerate(names) if not name), None)
 
 
 def known_players() -> list:

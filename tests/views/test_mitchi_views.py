@@ -395,6 +395,16 @@ def test_no_game_page_names_an_element_that_cannot_be_named(client, auth):
         assert unnamed == [], (name, unnamed)
 
 
+def test_a_setup_with_too_few_names_puts_the_focus_on_the_seat_to_fill(client, auth):
+    """One name for a game of two or more: the refused form's focus is on the first empty seat,
+    where the next name goes (it was on the page's body: a playtest with the keyboard only)."""
+    auth.register()
+    r = client.post("/games/new/mitchi", data={"seats": "3", "players-0": "Ann", "players-1": "", "players-2": "",
+                                               "starter": "0", "opt_point_limit": "25", "action": "create"})
+    assert r.status_code == 400
+    assert re.findall(r'<input[^>]*\bautofocus\b[^>]*\bid="([^"]+)"', r.data.decode()) == ["players-1"]
+
+
 def test_quick_reference_shows_the_games_own_options(client, game):
     page = client.get(f"/games/{game}").data.decode()
     import re
