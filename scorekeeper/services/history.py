@@ -660,6 +660,11 @@ def score_words(game: str) -> dict[str, str]:
                      "below has the same numbers.")}
 
 
+#: How the chart is drawn, as a number: one more whenever chart_svg draws a game's chart another
+#: way, so that browsers holding the old image fetch the new one (the chart's ETag carries it).
+CHART_DRAWING = 2
+
+
 def nice_step(at_least: int) -> int:
     """The smallest step of 1, 2 or 5 times a power of ten that is at least ``at_least`` (and at
     least 1): a chart's axis counts 0, 20, 40 and not 0, 19, 38 (a playtest's 148 rounds)."""

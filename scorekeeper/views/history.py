@@ -121,8 +121,11 @@ def chart(game_id: int):
     """Each player's score (or lives) after every round, as an SVG image (no script)."""
     game = owned(game_id)
     session = get_session()
-    # The chart's titles are in the reader's language: a language switch is a new image.
-    etag = f"chart-{game.id}-{game.version}-{int(game.created_at.timestamp())}-{hist.request_language()}"
+    # The chart's titles are in the reader's language: a language switch is a new image; and a
+    # new way of drawing it (hist.CHART_DRAWING) is one too, or a finished game's chart stays the
+    # old drawing in the browser's cache for ever (its round numbers once read "…").
+    etag = (f"chart-{game.id}-{game.version}-{int(game.created_at.timestamp())}-{hist.request_language()}"
+            f"-d{hist.CHART_DRAWING}")
     if request.if_none_match.contains(etag):
         return Response(status=304, headers={"ETag": f'"{etag}"'})
     result = hist.summaries(session, [game])[game.id]

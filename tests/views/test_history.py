@@ -100,6 +100,22 @@ def test_chart_is_svg_without_script(client, auth):
     assert again.status_code == 304
 
 
+def test_a_chart_drawn_anew_is_fetched_anew(client, auth, monkeypatch):
+    """A finished game's chart never changes but for the way it is drawn: a browser holding the
+    old drawing (round numbers read "…") revalidated it with 304 for ever. The ETag carries
+    history.CHART_DRAWING, raised with each new drawing."""
+    from scorekeeper.services import history as hist
+
+    auth.register()
+    upload(client, golden("mice_and_men/mm-default-ten-rounds-end"))
+    gid = game_ids(client)[0]
+    tag = client.get(f"/games/{gid}/chart.svg").headers["ETag"]
+    assert client.get(f"/games/{gid}/chart.svg", headers={"If-None-Match": tag}).status_code == 304
+    monkeypatch.setattr(hist, "CHART_DRAWING", hist.CHART_DRAWING + 1)
+    fresh = client.get(f"/games/{gid}/chart.svg", headers={"If-None-Match": tag})
+    assert fresh.status_code == 200 and fresh.headers["ETag"] != tag
+
+
 @pytest.mark.parametrize("rounds", [16, 17, 96])
 def test_the_charts_round_numbers_are_written_out_whatever_the_length(app, rounds):
     """The horizontal axis says the round numbers (at most nine of them) on a long game too: from
