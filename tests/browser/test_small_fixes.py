@@ -341,7 +341,7 @@ def test_back_online_the_bar_goes_when_tapped_or_with_the_next_entry(page: Page,
     followed live, tapping it loads the page as it is now."""
     from playwright.sync_api import expect
 
-    from .conftest import set_up
+    from .conftest import set_up, wait_until
     from .test_mitchi_browser import turn
     from .test_pwa import wait_for_control
 
@@ -375,8 +375,12 @@ def test_back_online_the_bar_goes_when_tapped_or_with_the_next_entry(page: Page,
     # A page kept on the phone, opened offline: tapping the bar loads what is there now.
     wait_for_control(page)
     page.goto(game_url + "/summary")
+    # kept on the phone first (app.js keeps a page once the service worker is ready, after its
+    # load): offline at once, the summary had no copy yet, and CI once saw a page that was none
+    wait_until(page, "() => caches.open('pages-v1').then(c => c.match(location.href)).then(r => !!r)")
     page.context.set_offline(True)
     page.goto(game_url + "/summary")
+    expect(page.locator("html")).to_have_attribute("data-offline-copy", "")
     expect(banner).to_contain_text("Offline: this is the page as last seen")
     turned = page.context.new_page()  # another tab, online, enters Ben's turn meanwhile
     page.context.set_offline(False)
