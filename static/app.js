@@ -427,6 +427,10 @@
   function refocus(panel) {
     if (!focusWasIn) return;
     focusWasIn = false;
+    focusFirst(panel);
+  }
+  // Unless the focus is still somewhere on the page: the panel's first control on the screen.
+  function focusFirst(panel) {
     var a = document.activeElement;
     if (a && a !== document.body && document.contains(a)) return;
     var next = Array.prototype.find.call(panel.querySelectorAll(
@@ -463,7 +467,7 @@
       });
     }
     if (same) same.focus({ preventScroll: true });
-    else { focusWasIn = true; refocus(panel); }
+    else focusFirst(panel);
   }
 
   document.addEventListener("htmx:afterSettle", function () {
