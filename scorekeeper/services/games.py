@@ -1011,11 +1011,8 @@ def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None, int 
     a correction (it replaced the entry ``seq``), else None, and ``redone``: True when it is an
     entry put back by Redo (the row before it at its position is the undone one Redo marked
     ``redone``). None for an empty log. One query, whatever the log's length."""
-    replaced, before = aliased(Entry), aliased(Entry)
-    previous = (select(before.status).where(before.game_id == Entry.game_id, before.seq == Entry.seq,
-                                            before.id < Entry.id)
-                .order_by(before.id.desc()).limit(1).correlate(Entry).scalar_subquery())
-    row = session.execute(select(Entry.data, User.username, Entry.seq, replaced.id, previous)
+    replaced = aliased(Entry)
+    row = session.execute(select(Entry.data, User.username, Entry.seq, replaced.id, _status_before())
                           .outerjoin(User, User.id == Entry.entered_by)
                           .outerjoin(replaced, replaced.replaced_by_id == Entry.id)
                           .where(Entry.game_id == loaded.game.id, Entry.status == "active")
@@ -1023,6 +1020,32 @@ def last_entry(session: Session, loaded: Loaded) -> tuple[dict, str | None, int 
     if row is None:
         return None
     return json.loads(row[0]), row[1], row[2] if row[3] is not None else None, row[4] == "redone"
+
+
+def _status_before():
+    """The status of the row stored before ``Entry`` at its position (``redone``: ``Entry`` is
+    the entry Redo put back there), as a correlated subquery."""
+    before = aliased(Entry)
+    return (select(before.status).where(before.game_id == Entry.game_id, before.seq == Entry.seq,
+                                        before.id < Entry.id)
+            .order_by(before.id.desc()).limit(1).correlate(Entry).scalar_subquery())
+
+
+def undid_last(session: Session, loaded: Loaded) -> bool:
+    """Whether the log's last change was an undo, when Redo has an entry to put back
+    (``loaded.redo``). After two undos and one Redo, Redo still offers the entry undone first, but
+    the last change was the Redo: the log's last stored entry is then the one Redo put back, stored
+    after the entry Redo now offers was undone (a higher id); an undo since would have undone it.
+    False when Redo offers nothing. Two queries."""
+    if loaded.redo is None:
+        return False
+    undone = redo_candidate(session, loaded.game, loaded.count)
+    if undone is None:
+        return True
+    row = session.execute(select(Entry.id, _status_before())
+                          .where(Entry.game_id == loaded.game.id, Entry.status == "active")
+                          .order_by(Entry.id.desc()).limit(1)).first()
+    return not (row is not None and row[1] == "redone" and row[0] > undone.id)
 
 
 def undone_by(session: Session, loaded: Loaded) -> str | None:

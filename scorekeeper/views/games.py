@@ -222,10 +222,10 @@ def _done(loaded: service.Loaded, redone: bool = False) -> str | None:
     2.", "Undone: Ann: 6-3 in 2.", "Put back: Ann: 6-3 in 2.". The panel holds it for screen
     readers, whose live region read only whose turn it is next, the same after an entry as after
     an undo (a playtest); the screen shows it in "Last entries" and on the Undo or Redo button."""
+    if loaded.recent and redone:  # Redo may still offer an entry undone before this one
+        return _("Put back: %(entry)s.", entry=describe(loaded.recent[-1]))
     if loaded.redo:
         return _("Undone: %(entry)s.", entry=describe(loaded.redo))
-    if loaded.recent and redone:
-        return _("Put back: %(entry)s.", entry=describe(loaded.recent[-1]))
     if loaded.recent:
         return _("Recorded: %(entry)s.", entry=describe(loaded.recent[-1]))
     return None
@@ -299,7 +299,7 @@ def _who_entered(session, loaded: service.Loaded, news: bool = False) -> str:
     correction (it moved nothing on)."""
     moved, changed = (_("The game moved on."), _("The game changed.")) if news else ("", "")
     me = current_user.username  # "by you": a phone whose own answer was lost is told of its own entry
-    if loaded.redo:
+    if service.undid_last(session, loaded):
         name = service.undone_by(session, loaded)
         if name == me:
             said = _("Last change, by you: %(entry)s was undone.", entry=describe(loaded.redo))

@@ -503,6 +503,40 @@ def test_after_a_redo_another_phone_is_told_who_put_it_back(app, client, auth):
     assert r.status_code == 409 and "Last entry, by ann: Ann: 5-5 in 1." in r.data.decode()
 
 
+def test_a_redo_with_more_left_to_redo_is_told_as_a_redo(app, client, auth):
+    """Two entries undone, one put back: Redo still offers the other, but the last change was the
+    Redo. Ann's own answer, ben's poll and ben's stale tap all said the Redo's entry "was undone"
+    (they asked whether Redo had something left; a playtest)."""
+    def done_text(data: bytes) -> str:  # what the panel says to screen readers the tap did
+        return re.search(r'<p class="sr-only done">([^<]*)</p>', data.decode()).group(1)
+
+    gid, ben = ann_and_ben_at_one_game(app, client, auth)
+    version = version_of(client.get(f"/games/{gid}").data)
+    turn = {"type": "turn", "player": "Ann", "hand.0": "6", "hand.1": "5", "rolls": "1"}
+    r = client.post(f"/games/{gid}/entries", data={**turn, "version": version}, headers=HX)
+    r = client.post(f"/games/{gid}/entries", data={**turn, "player": "Ben", "hand.0": "4", "hand.1": "2",
+                                                   "version": version_of(r.data)}, headers=HX)
+    bens_page = version_of(r.data)
+    r = client.post(f"/games/{gid}/undo", data={"version": bens_page}, headers=HX)
+    r = client.post(f"/games/{gid}/undo", data={"version": version_of(r.data)}, headers=HX)
+    assert done_text(r.data) == "Undone: Ann: 6-5 in 1."
+    r = client.post(f"/games/{gid}/redo", data={"version": version_of(r.data)}, headers=HX)
+    page = r.data.decode()
+    assert r.status_code == 200 and "Redo: Ben: 4-2 in 1" in page
+    assert done_text(r.data) == "Put back: Ann: 6-5 in 1."
+    polled = ben.get(f"/games/{gid}/poll?v={bens_page}", headers=HX).data.decode()
+    assert "The game changed. Last change, by ann: Ann: 6-5 in 1 was put back with Redo." in polled
+    late = ben.post(f"/games/{gid}/entries", data={**turn, "player": "Cat", "hand.0": "3", "hand.1": "1",
+                                                   "version": bens_page}, headers=HX)
+    assert late.status_code == 409
+    assert "Last change, by ann: Ann: 6-5 in 1 was put back with Redo." in late.data.decode()
+    # Undone again: the last change is an undo once more, though a Redo row is in the log.
+    r = client.post(f"/games/{gid}/undo", data={"version": version_of(r.data)}, headers=HX)
+    assert done_text(r.data) == "Undone: Ann: 6-5 in 1."
+    polled = ben.get(f"/games/{gid}/poll?v={bens_page}", headers=HX).data.decode()
+    assert "Last change, by ann: Ann: 6-5 in 1 was undone." in polled
+
+
 def test_the_live_link_follows_the_table_to_its_rematch(app, client, auth):
     """A table screen shows the finished game; Rematch is tapped. Its next poll shows the new game
     (asking who starts), by the same link: no new link or QR code to pass round. The old game's
