@@ -121,7 +121,7 @@
     document.querySelectorAll("p[data-back]").forEach(function (p) {
       var h = p.offsetHeight;
       p.style.minHeight = h + "px";
-      p.textContent = words(p.getAttribute("data-back"));
+      p.textContent = said(p.getAttribute("data-back"));
       p.removeAttribute("data-back");
       if (p.offsetHeight > h) window.scrollBy({ top: p.offsetHeight - h, behavior: "instant" });
       // and over the page too, if it was shown there
@@ -329,6 +329,10 @@
   function words(key) {
     var el = document.querySelector("[data-say-" + key + "]");
     return el ? el.getAttribute("data-say-" + key) : "";
+  }
+  // The words of several keys, one after the other ("back picked").
+  function said(keys) {
+    return keys.split(" ").map(words).join(" ");
   }
   // sendAgain: the note asks to send an entry again (a connection's message)
   // busy: it says a tap was ignored while the last one was being sent
@@ -603,16 +607,24 @@
     showOffline(offlineNow(), 1);
     if (isPoll(e)) return;
     unsent = true;
-    var change = noDice(e);
-    say(words("offline" + change), "back" + change);
+    var change = noDice(e) || picks(e);
+    say(said("offline" + change), "back" + change);
   });
   document.addEventListener("htmx:responseError", function (e) {
     if (isPoll(e)) return;
     if (e.detail.xhr && e.detail.xhr.status >= 500) {
       unsent = true;
-      say(words("server" + noDice(e)).replace("{status}", e.detail.xhr.status));
+      say(said("server" + (noDice(e) || picks(e))).replace("{status}", e.detail.xhr.status));
     }
   });
+  // Dice or values picked on the form that sent: they stay picked, and the note says so (" picked"
+  // adds that sentence). An entry of one tap (Join, Run, Pass, a penalty) picked none: its note
+  // spoke of dice all the same (a playtest).
+  function picks(e) {
+    var elt = e.detail && e.detail.elt;
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    return form && form.querySelector("input[type=radio]:checked") ? " picked" : "";
+  }
   // Undo, Redo and a practice game's moves (roll, next): no entry to send again and no dice
   // picked on the page, so their notes say neither ("-change" words).
   function noDice(e) {

@@ -895,8 +895,9 @@ def _read_zip_members(name: str, data: bytes) -> list[tuple[str, object]]:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             infos = z.infolist()
             if len(infos) > ZIP_MAX_FILES or sum(i.file_size for i in infos) > ZIP_MAX_BYTES:
-                raise ImportProblem(_("%(file)s: the zip unpacks to more than %(mb)d MB or %(files)d files; load it "
-                                      "in parts", file=name, mb=ZIP_MAX_BYTES // 2**20, files=ZIP_MAX_FILES))
+                raise ImportProblem(_("%(file)s: the zip unpacks to more than %(mb)d MB or %(files)s files; load it "
+                                      "in parts", file=name, mb=ZIP_MAX_BYTES // 2**20,
+                                      files=format_decimal(ZIP_MAX_FILES, locale=request_language())))
             names = [i.filename for i in infos]
             if "games.json" in names:
                 return read_upload(f"{name}: games.json", z.read("games.json"), inside_zip=True)

@@ -114,6 +114,26 @@ def test_mice_and_men_two_rounds_to_the_final_standings(page: Page, live_server:
     expect(page.locator("#panel")).to_contain_text("Final standings: Ben 0, Ann 3, Dan 6, Cat 8.")
 
 
+def test_a_one_tap_entry_sent_offline_says_nothing_of_picked_dice(page: Page, live_server: str):
+    """Run with the mice picks nothing: its note without a connection asks for the tap again and
+    says nothing of dice that "stay picked" (it did, on every entry: a playtest)."""
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0, rounds=1)
+    open_at(page, 3)
+    panel = page.locator("#panel")
+    expect(panel).to_contain_text("Ben's choice at penalty 3")
+    page.wait_for_timeout(700)  # past the guard against taps as the screen changes
+    page.context.set_offline(True)
+    panel.get_by_role("button", name="Run with the mice", exact=True).click()
+    note = panel.locator(".send-error [role=alert]")
+    expect(note).to_contain_text("No answer: no connection. Tap again to send the entry once the connection is back")
+    assert "picked" not in note.inner_text()
+    page.context.set_offline(False)
+    expect(note).to_contain_text("The connection is back, but the last entry got no answer")
+    assert "picked" not in note.inner_text()
+
+
 def test_who_reveals_breaks_no_name_inside_a_word(page: Page, live_server: str):
     """A showdown of six on a 390x844 phone: the "Who reveals" buttons were a grid of four columns
     that broke even plain names inside a word ("Hannelor/e", "Friederik/e"; found by a review).

@@ -55,7 +55,8 @@ def test_service_worker_controls_and_visited_page_opens_offline(page: Page, live
     page.locator("fieldset", has_text="Second die").locator("label").nth(2).click()
     page.get_by_role("button", name="in 2", exact=True).click()
     expect(page.get_by_role("alert")).to_contain_text(
-        "No answer: no connection. Tap again to send the entry once the connection is back; dice you picked stay picked")
+        "No answer: no connection. Tap again to send the entry once the connection is back (if it did arrive, it "
+        "still counts once). What you picked stays picked.")
     expect(page.locator("input[name='hand.0'][value='6']")).to_be_checked()
 
     # A page never visited shows the offline fallback page.

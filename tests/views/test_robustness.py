@@ -139,7 +139,13 @@ def test_a_zip_that_unpacks_too_big_is_refused(client, auth):
         z.writestr("big.json", b" " * (65 * 1024 * 1024))
     r = client.post("/import", data={"records": [(io.BytesIO(buf.getvalue()), "big.zip")]},
                     content_type="multipart/form-data")
-    assert r.status_code == 400 and "unpacks to more than 64 MB" in r.data.decode()
+    assert r.status_code == 400 and "unpacks to more than 64 MB or 2,000 files; load it in parts" in r.data.decode()
+    # In German: one form of address ("lade", as every other message), the number grouped (a playtest).
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    r = client.post("/import", data={"records": [(io.BytesIO(buf.getvalue()), "big.zip")]},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400
+    assert "größer als 64 MB oder hat mehr als 2.000 Dateien; lade es in Teilen" in r.data.decode()
 
 
 def test_a_file_of_records_beyond_2_mb_loads_and_one_beyond_16_mb_says_what_to_do(client, auth):
