@@ -257,7 +257,25 @@ def play(game_id: int):
     flashed = get_flashed_messages(with_categories=True)
     said = " ".join(text for _category, text in flashed)
     level = "warning" if any(category == "warning" for category, _text in flashed) else "ok"
-    return render_game(service.load(get_session(), game), said or None, level)
+    session = get_session()
+    loaded = service.load(session, game)
+    dropped = _owner_not_kept(session, loaded)
+    if dropped:
+        said, level = f"{dropped} {said}".strip(), "warning"
+    return render_game(loaded, said or None, level)
+
+
+def _owner_not_kept(session, loaded: service.Loaded) -> str | None:
+    """What a Mia quick entry's tap on a cup owner is told when the log moved on since its page
+    (``?owner=…&at=…``, :func:`scorekeeper.web.quick_owner`, which then names the round's
+    starter): that the pick was not kept, and what changed the game. The page came back with
+    another owner picked and no word of it (a playtest). None for any other page."""
+    owner, at = request.args.get("owner"), request.args.get("at")
+    if owner is None or at is None or at == str(loaded.count) or loaded.game.game != "mia":
+        return None
+    said = _("The game moved on before your tap (on another phone, or your page was older): %(owner)s was not "
+             "kept as the cup owner. Check who owns the cup now, then go on.", owner=owner)
+    return f"{said} {_who_entered(session, loaded)}".strip()
 
 
 def _after_change(game: Game, action, stale: str | None = None, redone: bool = False):

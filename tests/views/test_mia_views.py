@@ -167,6 +167,27 @@ def test_round_in_quick_entry(client, table):
                                              "announced": 21, "cup": [5, 5]}
 
 
+def test_a_cup_owner_tapped_on_a_page_the_game_left_behind_says_so(client, table):
+    """Another phone recorded the round before this one's tap on a cup owner: the owner is not
+    kept (a new round starts with its own) and the panel says so and what changed the game; it
+    came back with another owner picked and no word (a playtest)."""
+    page = client.get(f"/games/{table.game}?mode=quick")
+    link = html.unescape(re.search(r'href="([^"]*owner=Cat[^"]*)"', page.data.decode()).group(1))
+    table.quick("Ann", "Ben", 54, (3, 1))  # the other phone's challenge: round 2 starts
+    r = client.get(link, headers=HX)
+    text = text_of(r.data)
+    assert r.status_code == 200
+    assert ("The game moved on before your tap (on another phone, or your page was older): Cat was not kept as "
+            "the cup owner. Check who owns the cup now, then go on.") in text
+    assert "Check who owns the cup now, then go on. Last entry, by " in text
+    assert 'name="owner" value="Cat"' not in r.data.decode()
+    # The same tap on a page that is up to date picks Cat, and says nothing.
+    page = client.get(f"/games/{table.game}?mode=quick")
+    link = html.unescape(re.search(r'href="([^"]*owner=Cat[^"]*)"', page.data.decode()).group(1))
+    r = client.get(link, headers=HX)
+    assert 'name="owner" value="Cat"' in r.data.decode() and "moved on" not in text_of(r.data)
+
+
 def test_a_game_recorded_in_quick_entry_opens_in_quick_entry(client, table):
     """The games list's "Play on" names no mode: the page goes on as the last round was entered
     (it always opened the full trail; found by a review). A mode asked for still wins."""
