@@ -129,8 +129,10 @@ def setup(name: str):
         forms.mark_gaps(form.players)
         # htmx (a seat button on the page) swaps the form alone: the page keeps its scroll
         template = "games/_setup_form.html" if is_htmx() else "games/setup.html"
-        return render_template(template, spec=spec, form=form, error=None, known=known_players(),
-                               max_seats=max_seats, seat_note=seat_note)
+        known = known_players()
+        return render_template(template, spec=spec, form=form, error=None, known=known,
+                               max_seats=max_seats, seat_note=seat_note,
+                               refocus=_after_pick(known, pick_id, names) if picked else None)
     if request.method == "POST" and form.validate_on_submit():
         raw = [clean_name(n or "") for n in form.players.data]  # docs/game-record.md §Names
         names = [n for n in raw if n]
@@ -198,6 +200,20 @@ def _empty_seat(names: list[str], spec) -> str | None:
     if sum(1 for name in names if name) >= spec.min_players:
         return None
     return next((f"players-{i}" for i, name in enumerate(names) if not name), None)
+
+
+def _after_pick(known: list, pick_id: int, names: list[str]) -> str:
+    """The id of the control that takes the focus once a known player is seated (the button
+    tapped is gone from the form): the next known player still to seat, else the one before, else
+    "Add a seat". It went to the page's body, and the keyboard started again at the top (a
+    playtest)."""
+    seated = {(n or "").strip().lower() for n in names}  # as the form leaves a known player out
+    ids = [p.id for p in known]
+    at = ids.index(pick_id) if pick_id in ids else len(ids)
+    left = [p.id for p in known if p.name_key not in seated]
+    after = [i for i in left if ids.index(i) > at]
+    before = [i for i in left if ids.index(i) < at]
+    return f"pick-{after[0]}" if after else f"pick-{before[-1]}" if before else "add-seat"
 
 
 def known_players() -> list:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from .conftest import register
+from .conftest import register, set_up
 
 RECORD = Path(__file__).resolve().parent.parent / "records" / "mitchi" / "mitchi-11-end-exactly-at-limit.json"
 
@@ -84,6 +84,29 @@ def test_a_seat_button_answers_in_place(page: Page, live_server: str):
     page.get_by_role("button", name="Start the game", exact=True).last.click()
     page.wait_for_url(f"{base}/games/*")
     assert "Fay" in page.locator("#panel").inner_text()
+
+
+def test_a_known_player_picked_with_the_keyboard_leaves_the_focus_in_the_list(page: Page, live_server: str):
+    """The known player's button goes once the player is seated: the focus goes to the next one
+    still to seat, else the one before, else "Add a seat". It went to the page's body, and the
+    next Tab started again at the header (a playtest with the keyboard only)."""
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    page.wait_for_url(f"{base}/games/*")
+    page.goto(base + "/games/new/mitchi")
+
+    def press(name: str, seat: int) -> str:
+        page.get_by_role("button", name=f"Seat {name}", exact=True).focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("([s, n]) => document.querySelector(`[aria-label=\"Name in seat ${s}\"]`).value === n",
+                               arg=[seat, name])
+        page.wait_for_function("() => document.activeElement && document.activeElement !== document.body")
+        return page.evaluate("() => document.activeElement.getAttribute('aria-label') || document.activeElement.id")
+
+    assert press("Ben", 1) == "Seat Cat"
+    assert press("Cat", 2) == "Seat Ann"
+    assert press("Ann", 3) == "add-seat"
 
 
 def load_renamed(page: Page, base: str, tmp_path, names: dict[str, str]) -> None:
