@@ -244,4 +244,6 @@ def invite(token: str):
         groups.switch_to(session, current_user.id, group.id)
         flash(_("You joined %(name)s: its games, players and history are here.", name=group.name))
         return redirect(url_for("index"), 303)
-    return render_template("groups/join.html", group=group, token=token, member=member)
+    # The header's "Log in" and "Register" lead back here too, not only the page's own buttons (a
+    # playtest: logged in from the header, the invite was gone).
+    return render_template("groups/join.html", group=group, token=token, member=member, come_back=request.path)

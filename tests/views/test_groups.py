@@ -70,6 +70,24 @@ def test_an_invite_joins_a_second_account_which_then_sees_and_scores_the_games(a
     assert record["entries"][-1]["entered_by"] == "ben" and record["entries"][0]["entered_by"] == "ann"
 
 
+def test_the_headers_log_in_and_register_on_an_invite_lead_back_to_it(app, client, auth):
+    """Opened logged out, an invite's page offers its own buttons, and the header's "Log in" and
+    "Register" as well: those lost the invite (a playtest: logged in from the header, the invite
+    was gone). Other pages' header links name no page to come back to."""
+    auth.register("ann")
+    token_path = invite_link(client).split("localhost", 1)[1]
+    visitor = app.test_client()
+    page = visitor.get(token_path).data.decode()
+    nav = page.split('<nav aria-label="Main">', 1)[1].split("</nav>", 1)[0]
+    assert f'href="/login?next={token_path}"' in nav and f'href="/register?next={token_path}"' in nav
+    nav = visitor.get("/login").data.decode().split('<nav aria-label="Main">', 1)[1].split("</nav>", 1)[0]
+    assert 'href="/login"' in nav and "next=" not in nav
+    # Registered by way of the header's link: back at the invite, to join.
+    r = visitor.post(f"/register?next={token_path}", data={"username": "ben", "password": "correct horse",
+                                                         "confirm": "correct horse"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(token_path)
+
+
 def test_after_a_new_login_an_account_is_in_the_group_whose_game_moved_last(app, client, auth):
     gid, ben = ben_joins_ann(app, client, auth)
     # Ben logs out (or another phone does) and in again: he is back at ann's games, not at the
