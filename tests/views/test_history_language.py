@@ -291,7 +291,15 @@ def test_a_file_that_is_no_record_is_told_in_the_readers_language(client, auth):
     r = upload(client, b"game,round\nmitchi,1\n", names=["mitchi-1.csv"])
     assert "mitchi-1.csv: a CSV file is not loaded; load the game records (.json) or the export zip" in text(
         r.data.decode())
+    # No JSON at all (a picture, a text file named .zip): said what it is not, not where its JSON
+    # broke ("record: not valid JSON: the text is not UTF-8" for a PNG; a playtest).
+    for data, name in ((b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "photo.png"), (b"hello there\n", "games.zip")):
+        r = upload(client, data, names=[name])
+        assert r.status_code == 400 and (f"{name}: this is neither a game record (.json) nor an export zip of this "
+                                         "app; load the game records or the zip that Export made") in text(r.data.decode())
     assert client.post("/language", data={"language": "de"}).status_code == 303
     r = upload(client, b"{not json", names=["broken.json"])
     assert "broken.json: Spielbericht: kein gültiges JSON (Zeile 1, Spalte 2)" in text(r.data.decode())
+    r = upload(client, b"hello there\n", names=["games.zip"])
+    assert "games.zip: Das ist weder ein Spielbericht (.json) noch ein Export-Zip dieser App" in text(r.data.decode())
     assert game_ids(client) == []
