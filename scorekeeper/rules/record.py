@@ -177,13 +177,15 @@ def entry_rounds(record: Any) -> list[int]:
     """The round each of a record's entries was made in, as a list as long as its entries:
     ``k`` when ``k - 1`` rounds were over before it (the replay's ``rounds``, counted;
     docs/game-record.md §Replay). The entries before the first round (who starts) count as
-    round 1, a round's tie-break or roll-off as that round. Raises :class:`ReplayError` as
-    :func:`build` does."""
+    round 1, a round's tie-break or roll-off as that round. Mia's ``reverse`` counts as the round
+    whose challenge it follows, where the verdict puts it (the round's ``reversed_by``); it was
+    headed with the next round. Raises :class:`ReplayError` as :func:`build` does."""
     header = load_header(record)
     state = new_state(header)
     rounds = []
     for number, entry in enumerate(record["entries"], start=1):
-        rounds.append(state.rounds_played + 1)
+        after = isinstance(entry, dict) and entry.get("type") == "reverse" and state.rounds_played > 0
+        rounds.append(state.rounds_played + (0 if after else 1))
         apply_entries(state, [entry], start=number)
     return rounds
 

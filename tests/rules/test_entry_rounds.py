@@ -20,8 +20,18 @@ def test_each_entry_is_in_the_round_after_those_finished_before_it(path):
     rounds = records.entry_rounds(record)
     assert len(rounds) == len(record["entries"])
     for i, round_ in enumerate(rounds):
-        finished = len(records.replay(dict(record, entries=record["entries"][:i]))["rounds"])
-        assert round_ == finished + 1, (i + 1, round_, finished)
+        finished = records.replay(dict(record, entries=record["entries"][:i]))["rounds"]
+        if record["entries"][i]["type"] == "reverse":  # Mia: in the round whose challenge it follows
+            assert round_ == len(finished), (i + 1, round_, len(finished))
+            after = records.replay(dict(record, entries=record["entries"][: i + 1]))["rounds"]
+            assert after[round_ - 1].get("reversed_by") == record["entries"][i]["player"]
+        else:
+            assert round_ == len(finished) + 1, (i + 1, round_, len(finished))
+
+
+def test_a_mia_reversal_is_headed_with_the_round_it_follows():
+    """At least one record here reverses the direction, so the rule above is met, not skipped."""
+    assert any(e["type"] == "reverse" for f in ACCEPTED for e in json.loads(f.read_text())["record"]["entries"])
 
 
 def test_the_rounds_of_a_refused_record_are_refused_as_its_replay_is():
