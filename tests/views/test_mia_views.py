@@ -188,6 +188,24 @@ def test_a_cup_owner_tapped_on_a_page_the_game_left_behind_says_so(client, table
     assert 'name="owner" value="Cat"' in r.data.decode() and "moved on" not in text_of(r.data)
 
 
+def test_quick_entry_says_a_roll_off_is_on_and_between_whom(client, auth):
+    """Two tied at the end of a bonus-points game roll off: quick entry's line says so, as the full
+    trail's glance does (it said only "Round 6: quick entry · clockwise ↻"; a playtest)."""
+    from .test_history import golden, upload
+
+    auth.register()
+    record = golden("mia/mia-7-rolloff-won")
+    assert upload(client, dict(record, entries=record["entries"][:7])).status_code == 303
+    gid = int(re.search(r'href="/games/(\d+)', client.get("/").data.decode()).group(1))
+    state = replay(dict(record, entries=record["entries"][:7]))
+    assert not state["finished"]
+    text = text_of(client.get(f"/games/{gid}?mode=quick").data)
+    assert "quick entry · Roll-off, pair 1: Ann v Ben · clockwise ↻" in text, text[:600]
+    # Before the roll-off, the line is as it was.
+    gid = new_game(client, "mia", players=("Ann", "Ben", "Cat"))
+    assert "Round 1: quick entry · clockwise ↻" in text_of(client.get(f"/games/{gid}?mode=quick").data)
+
+
 def test_a_game_recorded_in_quick_entry_opens_in_quick_entry(client, table):
     """The games list's "Play on" names no mode: the page goes on as the last round was entered
     (it always opened the full trail; found by a review). A mode asked for still wins."""
