@@ -88,6 +88,16 @@ def test_the_headers_log_in_and_register_on_an_invite_lead_back_to_it(app, clien
     assert r.status_code == 303 and r.headers["Location"].endswith(token_path)
 
 
+def test_the_games_list_and_the_players_page_name_the_group_whole(client, auth):
+    """The header's link to the group cuts a long name short on a phone ("Tues…"), and no other
+    part of the games list or the players page named the group (a playtest)."""
+    auth.register("ann")
+    assert client.post("/groups/rename", data={"name": "Tuesday Dice Club <b>"}).status_code == 303
+    for path in ("/", "/players"):
+        page = client.get(path).data.decode()
+        assert '<p class="in-group">In the group <strong>Tuesday Dice Club &lt;b&gt;</strong></p>' in page, path
+
+
 def test_after_a_new_login_an_account_is_in_the_group_whose_game_moved_last(app, client, auth):
     gid, ben = ben_joins_ann(app, client, auth)
     # Ben logs out (or another phone does) and in again: he is back at ann's games, not at the
