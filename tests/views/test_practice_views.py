@@ -660,6 +660,11 @@ def test_an_undone_virtual_turn_comes_back_as_it_was(make_app, auth):
     with Session(app.extensions["scorekeeper.engine"]) as s:
         statuses = [e.status for e in s.exec(select(Entry).where(Entry.game_id == gid))]
     assert "redone" in statuses
+    # The whole log says it was put back, not "with Redo": a practice game has no Redo button, its
+    # "Next" put it back (a playtest).
+    log = client.get(f"/games/{gid}/log").data.decode()
+    changes = log.split("Undone and corrected</h2>", 1)[-1]
+    assert "(undone by ann, " in changes and "; put back, " in changes and "Redo" not in changes, changes
     app.extensions["scorekeeper.engine"].dispose()
 
 
