@@ -206,11 +206,13 @@ def _after_pick(known: list, pick_id: int, names: list[str]) -> str:
     """The id of the control that takes the focus once a known player is seated (the button
     tapped is gone from the form): the next known player still to seat, else the one before, else
     "Add a seat". It went to the page's body, and the keyboard started again at the top (a
-    playtest)."""
+    playtest). One not seated (every seat has a name) keeps it."""
     seated = {(n or "").strip().lower() for n in names}  # as the form leaves a known player out
     ids = [p.id for p in known]
     at = ids.index(pick_id) if pick_id in ids else len(ids)
     left = [p.id for p in known if p.name_key not in seated]
+    if pick_id in left:
+        return f"pick-{pick_id}"
     after = [i for i in left if ids.index(i) > at]
     before = [i for i in left if ids.index(i) < at]
     return f"pick-{after[0]}" if after else f"pick-{before[-1]}" if before else "add-seat"

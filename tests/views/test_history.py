@@ -296,6 +296,9 @@ def test_a_known_player_tapped_when_every_seat_is_named_is_told_why_not_seated(c
     page = client.post("/games/new/mice-and-men", data=data, headers=HX).data.decode()
     assert "Ben was not seated: all 8 seats have a name. Clear a seat&#39;s name, then tap Ben again." in page
     assert all(re.search(rf'id="players-{i}"[^>]*value="{n}"', page) for i, n in enumerate(names))
+    # Its button is still there, and keeps the focus (autofocus: htmx gives it the focus)
+    assert re.search(rf'<button [^>]*id="pick-{ids["Ben"]}" autofocus', page)
+    assert page.count(" autofocus") == 1
     data["players-3"] = ""  # a seat cleared: Ben takes it, and nothing is said
     page = client.post("/games/new/mice-and-men", data=data, headers=HX).data.decode()
     assert re.search(r'id="players-3"[^>]*value="Ben"', page) and "was not seated" not in page
