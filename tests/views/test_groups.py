@@ -82,6 +82,11 @@ def test_the_headers_log_in_and_register_on_an_invite_lead_back_to_it(app, clien
     assert f'href="/login?next={token_path}"' in nav and f'href="/register?next={token_path}"' in nav
     nav = visitor.get("/login").data.decode().split('<nav aria-label="Main">', 1)[1].split("</nav>", 1)[0]
     assert 'href="/login"' in nav and "next=" not in nav
+    # From the invite's header to the login page, then its header's "Register" (or the other way
+    # round): still leading back to the invite (a playtest).
+    for page in (f"/login?next={token_path}", f"/register?next={token_path}"):
+        nav = visitor.get(page).data.decode().split('<nav aria-label="Main">', 1)[1].split("</nav>", 1)[0]
+        assert f'href="/login?next={token_path}"' in nav and f'href="/register?next={token_path}"' in nav, page
     # Registered by way of the header's link: back at the invite, to join.
     r = visitor.post(f"/register?next={token_path}", data={"username": "ben", "password": "correct horse",
                                                          "confirm": "correct horse"})
