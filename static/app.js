@@ -607,28 +607,32 @@
     showOffline(offlineNow(), 1);
     if (isPoll(e)) return;
     unsent = true;
-    var change = noDice(e) || picks(e);
+    var change = noDice(e) + picks(e);
     say(said("offline" + change), "back" + change);
   });
   document.addEventListener("htmx:responseError", function (e) {
     if (isPoll(e)) return;
     if (e.detail.xhr && e.detail.xhr.status >= 500) {
       unsent = true;
-      say(said("server" + (noDice(e) || picks(e))).replace("{status}", e.detail.xhr.status));
+      say(said("server" + noDice(e) + picks(e)).replace("{status}", e.detail.xhr.status));
     }
   });
-  // Dice or values picked on the form that sent: they stay picked, and the note says so (" picked"
-  // adds that sentence). An entry of one tap (Join, Run, Pass, a penalty) picked none: its note
-  // spoke of dice all the same (a playtest).
+  // Dice or values picked on the form that sent (for a link, Mia's cup owner or mode, on the
+  // panel's forms): they stay picked, and the note says so (" picked" adds that sentence). An entry
+  // of one tap (Join, Run, Pass, a penalty) picked none: its note spoke of dice all the same (a
+  // playtest).
   function picks(e) {
     var elt = e.detail && e.detail.elt;
-    var form = elt && elt.closest ? elt.closest("form") : null;
-    return form && form.querySelector("input[type=radio]:checked") ? " picked" : "";
+    var scope = (elt && elt.closest && elt.closest("form")) || document.getElementById("panel");
+    return scope && scope.querySelector("input[type=radio]:checked") ? " picked" : "";
   }
-  // Undo, Redo and a practice game's moves (roll, next): no entry to send again and no dice
-  // picked on the page, so their notes say neither ("-change" words).
+  // Undo, Redo, a practice game's moves (roll, next) and a link that only shows the panel again
+  // (Mia's cup owner, its entry mode): no entry to send again, so their notes say none ("-change"
+  // words; a playtest: an owner tapped offline was told of an entry).
   function noDice(e) {
-    return /\/(undo|redo|roll|next)$/.test((e.detail.requestConfig || {}).path || "") ? "-change" : "";
+    var config = e.detail.requestConfig || {};
+    var shown = String(config.verb || "").toLowerCase() === "get";
+    return shown || /\/(undo|redo|roll|next)$/.test(config.path || "") ? "-change" : "";
   }
 
   // A page kept offline may hold an ended session's CSRF token: on SK-CSRF-Refused, take a fresh

@@ -238,3 +238,26 @@ def test_mia_quick_entry_on_a_small_phone_brings_the_cup_up_as_the_value_is_pick
         page.mouse.click(*middle(send.nth(4)))  # 55 beats the 54 announced: the challenger loses
     expect(panel.locator(".news")).to_contain_text("Round 2:")
     assert len(entries) == 1
+
+
+def test_a_cup_owner_tapped_offline_is_no_entry_and_keeps_what_was_picked(page: Page, live_server: str):
+    """Quick entry's cup owner is a link that shows the panel again: tapped with no connection, its
+    note says nothing changed (not that an entry went unanswered, as it did: a playtest), and that
+    the value picked stays picked."""
+    base = live_server
+    register(page, base)
+    set_up(page, base, "mia", ["Ann", "Ben", "Cat"], starter=0)
+    mode(page, "Quick entry")
+    panel = page.locator("#panel")
+    page.locator(".mia-pick label").filter(has=page.locator('input[value="54"]')).click()
+    page.wait_for_timeout(700)  # past the guard against taps as the screen changes
+    page.context.set_offline(True)
+    panel.locator(".mia-owner").get_by_role("link", name="Ben", exact=True).click()
+    note = panel.locator(".send-error [role=alert]")
+    expect(note).to_contain_text("No answer: no connection, so nothing changed on this page.")
+    expect(note).to_contain_text("What you picked stays picked.")
+    assert "entry" not in note.inner_text()
+    expect(page.locator('.mia-pick input[value="54"]')).to_be_checked()
+    page.context.set_offline(False)
+    expect(note).to_contain_text("The connection is back, but the last tap got no answer")
+    expect(note).to_contain_text("What you picked stays picked.")
