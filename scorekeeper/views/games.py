@@ -287,12 +287,18 @@ def _owner_not_kept(session, loaded: service.Loaded) -> str | None:
     """What a Mia quick entry's tap on a cup owner is told when the log moved on since its page
     (``?owner=…&at=…``, :func:`scorekeeper.web.quick_owner`, which then names the round's
     starter): that the pick was not kept, and what changed the game. The page came back with
-    another owner picked and no word of it (a playtest). None for any other page."""
+    another owner picked and no word of it (a playtest). The owner tapped may be the one the
+    page names now anyway (the new round's starter): then only that the game moved on. None for
+    any other page."""
     owner, at = request.args.get("owner"), request.args.get("at")
     if owner is None or at is None or at == str(loaded.count) or loaded.game.game != "mia":
         return None
-    said = _("The game moved on before your tap (on another phone, or your page was older): %(owner)s was not "
-             "kept as the cup owner. Check who owns the cup now, then go on.", owner=owner)
+    state = loaded.state
+    if state.claim is None and owner == state.round_starter:
+        said = _("The game moved on before your tap (on another phone, or your page was older).")
+    else:
+        said = _("The game moved on before your tap (on another phone, or your page was older): %(owner)s was not "
+                 "kept as the cup owner. Check who owns the cup now, then go on.", owner=owner)
     return f"{said} {_who_entered(session, loaded)}".strip()
 
 

@@ -181,6 +181,12 @@ def test_a_cup_owner_tapped_on_a_page_the_game_left_behind_says_so(client, table
             "the cup owner. Check who owns the cup now, then go on.") in text
     assert "Check who owns the cup now, then go on. Last entry, by " in text
     assert 'name="owner" value="Cat"' not in r.data.decode()
+    # Tapped on an old page, the owner the page names now anyway (the new round's starter, Ann, who
+    # lost): the game moved on, and nothing is said "not kept" of the owner it shows picked.
+    r = client.get(link.replace("owner=Cat", "owner=Ann"), headers=HX)
+    text = text_of(r.data)
+    assert "The game moved on before your tap (on another phone, or your page was older). Last entry, by " in text
+    assert "not kept" not in text and "Cup owner Ann" in text
     # The same tap on a page that is up to date picks Cat, and says nothing.
     page = client.get(f"/games/{table.game}?mode=quick")
     link = html.unescape(re.search(r'href="([^"]*owner=Cat[^"]*)"', page.data.decode()).group(1))
