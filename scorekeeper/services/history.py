@@ -930,7 +930,9 @@ def read_upload(filename: str, data: bytes, inside_zip: bool = False) -> list[tu
             raise ImportProblem(_("%(file)s: a CSV file is not loaded; load the game records (.json) or the "
                                   "export zip", file=name)) from None
         start = data.removeprefix(b"\xef\xbb\xbf").lstrip()[:1]
-        if start and start not in b"{[":  # no JSON at all (a picture, a text file named .zip): what it is not
+        if not start:  # it said "not valid JSON (line 1, column 1)" (a playtest)
+            raise ImportProblem(_("%(file)s: the file is empty (no game record in it)", file=name)) from None
+        if start not in b"{[":  # no JSON at all (a picture, a text file named .zip): what it is not
             raise ImportProblem(_("%(file)s: this is neither a game record (.json) nor an export zip of this app; "
                                   "load the game records or the zip that Export made", file=name)) from None
         # "record: not valid JSON …", as the replay says it (docs/game-record.md §Refusals)

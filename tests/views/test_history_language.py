@@ -297,7 +297,12 @@ def test_a_file_that_is_no_record_is_told_in_the_readers_language(client, auth):
         r = upload(client, data, names=[name])
         assert r.status_code == 400 and (f"{name}: this is neither a game record (.json) nor an export zip of this "
                                          "app; load the game records or the zip that Export made") in text(r.data.decode())
+    for blank in (b"", b" \n\t", b"\xef\xbb\xbf\n"):
+        r = upload(client, blank, names=["empty.json"])
+        assert r.status_code == 400 and "empty.json: the file is empty (no game record in it)" in text(r.data.decode())
     assert client.post("/language", data={"language": "de"}).status_code == 303
+    r = upload(client, b"", names=["empty.json"])
+    assert "empty.json: Die Datei ist leer (kein Spielbericht darin)" in text(r.data.decode())
     r = upload(client, b"{not json", names=["broken.json"])
     assert "broken.json: Spielbericht: kein gültiges JSON (Zeile 1, Spalte 2)" in text(r.data.decode())
     r = upload(client, b"hello there\n", names=["games.zip"])
