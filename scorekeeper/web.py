@@ -330,6 +330,7 @@ def init_app(app) -> None:
                         option_label, players_text, shown_tag, won_words)
 
     from .forms import field_errors
+    from .rules.names import name_key
     from .services.groups import current_group
 
     app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
@@ -345,6 +346,7 @@ def init_app(app) -> None:
     app.jinja_env.filters["bdi"] = isolated
     app.jinja_env.filters["of_player"] = of_player
     app.jinja_env.filters["people"] = people  # "Ann, Ben" / "Ben → Ann", each name isolated
+    app.jinja_env.filters["name_key"] = name_key  # "José" and "JOSÉ" are one player (rules.names)
 
 
 def isolated(name: str) -> Markup:

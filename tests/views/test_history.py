@@ -304,6 +304,22 @@ def test_a_known_player_tapped_when_every_seat_is_named_is_told_why_not_seated(c
     assert re.search(r'id="players-3"[^>]*value="Ben"', page) and "was not seated" not in page
 
 
+def test_a_known_player_already_in_a_seat_is_not_offered_however_the_seat_writes_the_name(client, auth):
+    """A known player's button goes once a seat holds the name, compared as the rules compare
+    names (name_key): "Straße" typed again, or "ann  lee" for "Ann Lee", left the button there
+    (the form compared the seat's text trimmed and lowercased), and a tap on it seated no one."""
+    auth.register()
+    new_game(client, "mitchi", players=("Straße", "Ann Lee", "Cat"))
+    page = client.get("/games/new/mitchi").data.decode()
+    ids = dict((n, i) for i, n in re.findall(r'value="pick-(\d+)"[^>]*>([^<]+)</button>', page))
+    data = {"seats": "3", "players-0": "Straße", "players-1": " ann  lee ", "players-2": "", "starter": "0",
+            "action": f"pick-{ids['Cat']}", "opt_point_limit": "25"}
+    page = client.post("/games/new/mitchi", data=data, headers=HX).data.decode()
+    assert re.search(r'id="players-2"[^>]*value="Cat"', page)
+    assert re.findall(r'value="pick-\d+"', page) == []
+    assert 'id="add-seat" autofocus' in page  # no one left to seat: the focus goes to "Add a seat"
+
+
 def test_register_with_a_bad_browser_zone_falls_back_to_utc(client):
     client.post("/register", data={"username": "ann", "password": "correct horse", "confirm": "correct horse",
                                    "timezone": "Bogus/Zone"})
