@@ -25,7 +25,7 @@ from ..words import GAME_ALIASES, describe, game_title, in_setup_words, shown_ta
 from ..services import games as service
 from ..services import groups, history, live, once, practice
 from ..services.groups import current_group
-from ..web import asked_mode, keep_sent_csrf_token, message_response
+from ..web import asked_mode, keep_sent_csrf_token, message_response, quick_owner
 from .groups import form_group
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -207,15 +207,14 @@ def _after_pick(known: list, pick_id: int, names: list[str]) -> str:
     tapped is gone from the form): the next known player still to seat, else the one before, else
     "Add a seat". It went to the page's body, and the keyboard started again at the top (a
     playtest). One not seated (every seat has a name) keeps it."""
-    seated = {(n or "").strip().lower() for n in names}  # as the form leaves a known player out
-    ids = [p.id for p in known]
-    at = ids.index(pick_id) if pick_id in ids else len(ids)
-    left = [p.id for p in known if p.name_key not in seated]
-    if pick_id in left:
+    seated = {name_key(n) for n in names if n}
+    left = [i for i, p in enumerate(known) if p.name_key not in seated]  # their buttons are shown
+    at = next((i for i, p in enumerate(known) if p.id == pick_id), len(known))
+    if at in left:
         return f"pick-{pick_id}"
-    after = [i for i in left if ids.index(i) > at]
-    before = [i for i in left if ids.index(i) < at]
-    return f"pick-{after[0]}" if after else f"pick-{before[-1]}" if before else "add-seat"
+    after = [i for i in left if i > at]
+    chosen = after[0] if after else left[-1] if left else None  # else: every one left is before it
+    return "add-seat" if chosen is None else f"pick-{known[chosen].id}"
 
 
 def known_players() -> list:
@@ -293,8 +292,7 @@ def _owner_not_kept(session, loaded: service.Loaded) -> str | None:
     owner, at = request.args.get("owner"), request.args.get("at")
     if owner is None or at is None or at == str(loaded.count) or loaded.game.game != "mia":
         return None
-    state = loaded.state
-    if state.claim is None and owner == state.round_starter:
+    if loaded.state.claim is None and owner == quick_owner(loaded.state, loaded.count):
         said = _("The game moved on before your tap (on another phone, or your page was older).")
     else:
         said = _("The game moved on before your tap (on another phone, or your page was older): %(owner)s was not "
