@@ -118,10 +118,14 @@ def setup(name: str):
         if pick_id is not None:
             profile = history.get_player(get_session(), group.id, pick_id)
             picked = profile.name if profile else None
+        typed = [name_key(n or "") for n in form.players.data or []]
         names, starter = forms.rearrange(form.players.data or [], request.form.get("starter", "0"), action,
                                          max_seats, picked)
         seat_note = None
-        if picked and name_key(picked) not in {name_key(n) for n in names}:  # every seat named, no seat to add
+        if picked and name_key(picked) in typed:  # typed in a seat already (its button was still shown)
+            seat_note = _("%(name)s is already in seat %(seat)d.", name=picked,
+                          seat=typed.index(name_key(picked)) + 1)
+        elif picked and name_key(picked) not in {name_key(n) for n in names}:  # every seat named, no seat to add
             seat_note = _("%(name)s was not seated: all %(most)d seats have a name. Clear a seat's name, then "
                           "tap %(name)s again.", name=picked, most=max_seats)
         data = {k: v for k, v in form.data.items() if k not in ("players", "csrf_token", "starter")}

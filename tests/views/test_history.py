@@ -318,6 +318,12 @@ def test_a_known_player_already_in_a_seat_is_not_offered_however_the_seat_writes
     assert re.search(r'id="players-2"[^>]*value="Cat"', page)
     assert re.findall(r'value="pick-\d+"', page) == []
     assert 'id="add-seat" autofocus' in page  # no one left to seat: the focus goes to "Add a seat"
+    # The name typed (the page showed the button still): tapped, it says where the player sits
+    # (it did nothing and said nothing; a playtest).
+    data = {**data, "players-2": "", "action": f"pick-{ids['Ann Lee']}"}
+    page = client.post("/games/new/mitchi", data=data, headers=HX).data.decode()
+    assert "Ann Lee is already in seat 2." in html_module.unescape(page)
+    assert re.search(r'id="players-1"[^>]*value=" ann  lee "', page) and 'id="players-2"' in page
 
 
 def test_register_with_a_bad_browser_zone_falls_back_to_utc(client):
