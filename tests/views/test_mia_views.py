@@ -212,6 +212,48 @@ def test_quick_entry_says_a_roll_off_is_on_and_between_whom(client, auth):
     assert "Round 1: quick entry · clockwise ↻" in text_of(client.get(f"/games/{gid}?mode=quick").data)
 
 
+def test_the_news_says_why_a_roll_off_starts_and_where_its_pair_stands(client, auth):
+    """The round that leaves two level starts a roll-off: its news says who is level and how the
+    roll-off is won (it said only who lost a life, and the game went on without a word of why);
+    after a roll-off round, who won the pair's first round or that the pair split. Quick entry's
+    line names the first round's winner, as the full trail's glance does. docs/rules.md §Mia 7."""
+    from .test_history import game_ids, golden, upload
+
+    auth.register()
+    record = golden("mia/mia-7-rolloff-won")
+    split = [{"type": "announce", "player": "Ben", "value": 55}, {"type": "challenge", "player": "Ann", "cup": [3, 1]}]
+
+    games = {}
+
+    def page(n: int, mode: str, extra: list = (), lang: str = "en") -> str:
+        if (n, bool(extra)) not in games:
+            assert upload(client, dict(record, entries=record["entries"][:n] + list(extra))).status_code == 303
+            games[n, bool(extra)] = max(game_ids(client))
+        gid = games[n, bool(extra)]
+        return text_of(client.get(f"/games/{gid}?mode={mode}", headers={"Accept-Language": lang}).data)
+
+    starts = ("Ann and Ben are level on lives and bonus points, so they roll off: rounds in pairs, and whoever "
+              "wins both rounds of a pair wins the game.")
+    for mode in ("trail", "quick"):
+        text = page(7, mode)
+        assert "Cat loses 1 life and is out. Ann gets a bonus point. " + starts in text, text[:600]
+        text = page(9, mode)
+        assert ("Ann loses the round: Ben wins it. Ben won the first round of pair 1: winning the second too wins "
+                "the game.") in text, text[:600]
+        assert starts not in text
+        text = page(9, mode, split)
+        assert "Ben loses the round: Ann wins it. Pair 1 is split, a round each: pair 2 follows." in text, text[:600]
+        assert "first round" not in text
+    assert "quick entry · Roll-off, pair 1: Ann v Ben · first round won by Ben · clockwise ↻" in page(9, "quick")
+    assert "Roll-off, pair 2 Ann v Ben This round Ann starts" in page(9, "trail", split)
+    # In German too.
+    assert ("Ann und Ben liegen bei Leben und Bonuspunkten gleichauf und würfeln aus" in page(7, "trail", lang="de"))
+    # Nothing of it before the end, nor once the game is over.
+    assert "roll off" not in page(4, "trail") and "pair" not in page(4, "trail")
+    over = page(11, "trail")
+    assert "after a roll-off between Ann and Ben" in over and "wins the game." not in over
+
+
 def test_a_game_recorded_in_quick_entry_opens_in_quick_entry(client, table):
     """The games list's "Play on" names no mode: the page goes on as the last round was entered
     (it always opened the full trail; found by a review). A mode asked for still wins."""
