@@ -144,12 +144,13 @@
   window.addEventListener("offline", function () { showOffline(true, 1); });
 
   // After an entry, undo or correction: the outcome (the last round's end, a message) and the
-  // next action must be in view without scrolling, and read out by the live region.
+  // next action must be in view without scrolling, and read out by the live region (after an
+  // undo ([data-undone]) not the news: it is an older round's).
   function showOutcome(panel, quiet) {
     var live = document.getElementById("outcome");
     if (live) {
       var parts = [], read = [];
-      panel.querySelectorAll(".done, .news, .msg:not([role=alert]), .now").forEach(function (el) {
+      panel.querySelectorAll(".done, .msg:not([role=alert]), .now" + (panel.querySelector("[data-undone]") ? "" : ", .news")).forEach(function (el) {
         // Read once (the game's end is a .now in a .msg).
         if (read.some(function (outer) { return outer.contains(el); })) return;
         read.push(el);

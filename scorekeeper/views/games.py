@@ -227,15 +227,16 @@ def known_players() -> list:
 
 
 def render_game(loaded: service.Loaded, message: str | None = None, level: str = "info",
-                status: int = 200, done: str | None = None):
+                status: int = 200, done: str | None = None, undone: bool = False):
     """The game page, or only its panel for htmx. ``done``: what this phone's change did, said
-    to screen readers only (:func:`_done`)."""
+    to screen readers only (:func:`_done`); ``undone``: that change was an undo, so the news the
+    panel shows is an older round's, which the live region leaves out (static/app.js)."""
     template = "games/_panel.html" if is_htmx() else "games/play.html"
     if request.method == "POST":  # an entry, undo, redo or correction let through with its token
         keep_sent_csrf_token()
     spec = find_game(loaded.game.game)
     return render_template(template, loaded=loaded, game=loaded.game, state=loaded.state, spec=spec,
-                           message=message, level=level, rematch=_rematch_started(loaded), done=done), status
+                           message=message, level=level, rematch=_rematch_started(loaded), done=done, undone=undone), status
 
 
 def _done(loaded: service.Loaded, redone: bool = False) -> str | None:
@@ -325,7 +326,7 @@ def _after_change(game: Game, action, stale: str | None = None, redone: bool = F
         session.refresh(game)
         return render_game(service.load(session, game), translated(err), "error", 422)
     if is_htmx():
-        answer = render_game(loaded, done=_done(loaded, redone))
+        answer = render_game(loaded, done=_done(loaded, redone), undone=loaded.redo is not None and not redone)
     else:  # Mia's entry mode (quick or trail) is kept
         answer = redirect(url_for("games.play", game_id=game.id, mode=asked_mode()), 303)
     service.hand_back(loaded)  # done with it: the game's next entry here starts from its state

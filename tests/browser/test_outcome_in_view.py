@@ -67,6 +67,17 @@ def test_outcome_and_next_action_in_view(page: Page, live_server: str):
     quick(page, 42, 4, 2)
     page.wait_for_timeout(700)
     quick(page, 21, 2, 1)  # Ben's Mia is true: Dan loses
+    # Undo brings round 1's news back on screen; the live region reads what the undo did and whose
+    # turn it is, not that older news as if the round had just ended (it did; a review).
+    page.wait_for_timeout(700)
+    with swapped(page):
+        page.get_by_role("button", name="Undo", exact=False).click()
+    expect(live).to_contain_text("Undone: Dan challenges Ben's Mia")
+    expect(panel.locator(".news")).to_contain_text("Cat loses 1 life and is out")
+    assert "Cat loses" not in live.inner_text() and "Round 2" in live.inner_text(), live.inner_text()
+    page.wait_for_timeout(700)
+    quick(page, 21, 2, 1)
+    expect(live).to_contain_text("Dan loses")
     page.wait_for_timeout(700)
     quick(page, 31, 1, 1)  # the cup shows 11, above 31: Ann (the challenger) is out, Ben wins
     expect(panel).to_contain_text("Game over")
