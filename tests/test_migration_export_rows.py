@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import zipfile
 
+import pytest
+
 from sqlalchemy import create_engine, text
 
 from scorekeeper import create_app
@@ -72,19 +74,21 @@ def test_export_rows_migration_goes_back_down(old_database):  # noqa: F811
     assert "export_state" not in names and "export_round" not in names and "game_figures" in names
 
 
-def test_mia_trail_migration_writes_mia_rounds_again(old_database):  # noqa: F811
-    """Migration ``mia_trail`` (0019): the Mia games' stored rounds, written before Mia's rows
-    named who announced, passed or was out, are written again from their logs (the export and
-    a game's own CSV then agree); other games' rounds are left as they are."""
+@pytest.mark.parametrize("before, after", [("removal", "mia_trail"), ("rematch_of", "mia_reversal_csv")])
+def test_mia_cells_migrations_write_mia_rounds_again(old_database, before, after):  # noqa: F811
+    """Migrations ``mia_trail`` (0019) and ``mia_reversal_csv`` (0024): the Mia games' stored
+    rounds, written before Mia's rows named who announced, passed or was out (0019), or who
+    reversed the direction (0024), are written again from their logs (the export and a game's
+    own CSV then agree); other games' rounds are left as they are."""
     url = old_database
     good, _ = goldens()
     _fill_at_ratelimit(url, good)
-    migrate(url, "removal")
+    migrate(url, before)
     engine = create_engine(url)
     with engine.begin() as conn:  # as the code before wrote them: here, a stand-in text
         kinds = dict(conn.execute(text("SELECT id, game FROM game")).all())
         conn.execute(text("UPDATE export_round SET cells = :old"), {"old": '[1, ["old"]]'})
-    migrate(url, "mia_trail")
+    migrate(url, after)
     with engine.connect() as conn:
         texts: dict[int, list[str]] = {}
         for g, cells in conn.execute(text("SELECT game_id, cells FROM export_round ORDER BY game_id, position")):
@@ -103,3 +107,4 @@ def test_mia_trail_migration_writes_mia_rounds_again(old_database):  # noqa: F81
         assert marks[gid] == (len(record["entries"]) + 1, RULES_VERSION, len(want))
         mia_rounds += len(want)
     assert mia_rounds > 20
+    assert any("reversed the direction" in cells for rounds in texts.values() for cells in rounds)

@@ -737,7 +737,8 @@ def csv_rows(game: Game, summary: dict) -> list[dict]:
     ``action``: Mitchi ``took pot`` / ``tie-break`` / ``played``; Mia ``cup owner`` /
     ``challenger`` / ``rolled`` (announced, but neither of them) / ``passed`` (passed only) /
     ``watched`` / ``out`` (no lives left before the round); Mice and Men ``ran`` / ``showdown`` / ``survivor``.
-    ``detail``: the hand(s); Mia's announcements and passes, then the claim and cup; the
+    ``detail``: the hand(s); Mia's announcements and passes, then the claim and cup, and
+    ``reversed the direction`` for the challenge's winner who did (docs/rules.md §Mia 7); the
     bidding and dice. ``change`` is what the round did to the score (0 is written, never left
     empty).
     """
@@ -769,12 +770,13 @@ def _csv_cells(game: str, rnd: dict, p: str, options: dict, before: int) -> tupl
         said = [(f"announced {value_label(t['value'], order)}" if t["type"] == "announce" else
                  f"passed {value_label(t['value'], order)}" if t["value"] is not None else "passed")
                 for t in rnd.get("trail", []) if t["player"] == p]
+        reversed_ = ["reversed the direction"] if rnd.get("reversed_by") == p else []
         if p == rnd["owner"]:
             said.append(f"claimed {value_label(rnd['announced'], order)}, cup {value_label(rnd['cup'], order)}")
-            return "cup owner", "; ".join(said)
+            return "cup owner", "; ".join(said + reversed_)
         if p == rnd["challenger"]:
             said.append(f"challenged {value_label(rnd['announced'], order)}, cup {value_label(rnd['cup'], order)}")
-            return "challenger", "; ".join(said)
+            return "challenger", "; ".join(said + reversed_)
         if said:
             return ("rolled" if any(t.startswith("announced") for t in said) else "passed"), "; ".join(said)
         return ("out" if before == 0 else "watched"), ""

@@ -601,6 +601,10 @@ def test_whole_log_heads_each_round(client, auth, name, heads):
                                   ("1", "Ben", "cup owner", "passed; passed; claimed 51, cup 61"),
                                   ("1", "Cat", "challenger", "passed; challenged 51, cup 61")]),
     ("mia/mia-4-may-pass-challenge", [("1", "Cat", "passed", "passed")]),
+    # the challenge's winner who reversed the direction says so (it was nowhere in the CSV)
+    ("mia/mia-7-reverse", [("1", "Ben", "challenger", "challenged Mia, cup 41; reversed the direction"),
+                           ("1", "Ann", "cup owner", "announced Mia; claimed Mia, cup 41"),
+                           ("2", "Ben", "cup owner", "announced 41; claimed 41, cup 42")]),
     # a player with no lives left is out, not watching
     ("mia/mia-5-skip-eliminated-game-end", [("1", "Cat", "watched", ""), ("2", "Ben", "out", ""),
                                             ("3", "Cat", "out", "")]),
