@@ -329,6 +329,9 @@ class GameState:
     game: str = ""
     players: tuple[str, ...]
     options: dict
+    #: The entry types that change the last finished round after its end instead of playing on
+    #: (Mia's ``reverse``, docs/rules.md §Mia 7): what is kept of that round must be written again.
+    ROUND_REVISING: frozenset[str] = frozenset()
 
     def apply(self, entry: dict) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

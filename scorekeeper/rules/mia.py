@@ -285,6 +285,8 @@ class Mia(GameState):
     ``legal_types()``, ``describe_next()``, ``expected()``, ``summary()``.
     """
 
+    ROUND_REVISING = frozenset({"reverse"})  # sets the round's reversed_by (rule 7)
+
     game = "mia"
 
     def __init__(self, players: tuple[str, ...], options: dict):

@@ -43,6 +43,8 @@ _MOVE = _STATE.update().where(_STATE.c.game_id == bindparam("b_game")).values(
     version=bindparam("b_version"), rounds=bindparam("b_rounds"))
 _ADD = _ROUND.insert().values(game_id=bindparam("b_game"), position=bindparam("b_position"),
                               cells=bindparam("b_cells"))
+_REWRITE = _ROUND.update().where(_ROUND.c.game_id == bindparam("b_game"),
+                                 _ROUND.c.position == bindparam("b_position")).values(cells=bindparam("b_cells"))
 
 
 def line(cells: list) -> str:
@@ -112,7 +114,8 @@ def rewrites_all(state: GameState) -> bool:
     return not getattr(state.rounds, "dropped", 0)
 
 
-def store(session: Session, game: Game, state: GameState, marked: bool | None = None) -> None:
+def store(session: Session, game: Game, state: GameState, marked: bool | None = None,
+          revised: bool = False) -> None:
     """Bring the game's stored rounds to ``state`` at the game's (new) ``version``, in the
     caller's transaction; no commit.
 
@@ -121,13 +124,18 @@ def store(session: Session, game: Game, state: GameState, marked: bool | None = 
     entry past the stored rounds' version: it adds the rounds that entry finished, or
     leaves the rounds stale (the export replays) if they were not at that version.
     ``marked``: whether :func:`fast_mark` already ran in this transaction and matched its
-    row (None: not run yet).
+    row (None: not run yet). ``revised``: the entry changed the last finished round
+    instead (``GameState.ROUND_REVISING``: Mia's reversal), whose row is written again;
+    :func:`fast_mark` must not have run.
     """
     played = state.rounds_played
     if rewrites_all(state):
         players, options = json.loads(game.players), json.loads(game.options)
         _write_all(session.connection(), game.id, game.version,
                    round_cells(game.game, players, options, state.summary()["rounds"]))
+        return
+    if revised:
+        _revise_last(session, game, state)
         return
     if marked is None:
         marked = run(session, _FAST, {"b_game": game.id, "b_old": game.version - 1, "b_rounds": played,
@@ -144,6 +152,21 @@ def store(session: Session, game: Game, state: GameState, marked: bool | None = 
     if texts:
         run_many(session, _ADD, [{"b_game": game.id, "b_position": stored + i, "b_cells": t}
                                  for i, t in enumerate(texts, start=1)])
+    run(session, _MOVE, {"b_game": game.id, "b_version": game.version, "b_rounds": played})
+
+
+def _revise_last(session: Session, game: Game, state: GameState) -> None:
+    """Write the last finished round's row again (:func:`store` with ``revised``) and move the
+    mark to the game's version; leave the rounds stale (the export replays) if they were not at
+    the version before, at that round."""
+    played = state.rounds_played
+    mark = run(session, _MARK, {"b_game": game.id}).first()
+    if mark is None or mark.version != game.version - 1 or mark.rules != RULES_VERSION or mark.rounds != played:
+        return
+    texts = texts_after(game, state, played - 1)
+    if not texts:
+        return  # the round before it is not kept: stale, the export replays
+    run(session, _REWRITE, {"b_game": game.id, "b_position": played, "b_cells": texts[0]})
     run(session, _MOVE, {"b_game": game.id, "b_version": game.version, "b_rounds": played})
 
 

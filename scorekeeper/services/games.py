@@ -349,11 +349,12 @@ def _freeze(loaded: Loaded) -> bytes:
 
 
 def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, summary: dict | None = None,
-           written: _Written | None = None) -> bytes:
+           written: _Written | None = None, revised: bool = False) -> bytes:
     """Write what the game's change leaves behind, in the caller's transaction: the
     snapshot at the game's (new) version and, with ``figures``, the seats' figures
     (``summary``: the state's ``summary()`` if already at hand). ``written``: what an
     entry's one write (:func:`_write_entry`) already did, whose snapshot bytes are kept.
+    ``revised``: the entry changed the last finished round (:func:`export_rows.store`).
     Returns the snapshot's bytes."""
     if written is None:
         blob = _freeze(loaded)
@@ -371,7 +372,7 @@ def _store(session: Session, game: Game, loaded: Loaded, figures: bool = True, s
         summary = summary or loaded.state.summary()
         stats.write_figures(session, game.id, players, stats.figures(players, summary, loaded.sums))
     # the export's CSV rounds at this version
-    export_rows.store(session, game, loaded.state, None if written is None else written.marked)
+    export_rows.store(session, game, loaded.state, None if written is None else written.marked, revised)
     return blob
 
 
@@ -747,7 +748,9 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     had_redo = loaded.redo is not None
     _end_read(session)
     postgres = session.get_bind().dialect.name == "postgresql"
-    one_write = not had_redo and postgres
+    # An entry that changes the round before it (Mia's reversal) writes that round's export row again.
+    revised = entry.get("type") in state.ROUND_REVISING
+    one_write = not had_redo and postgres and not revised
     # Scores move at a round's end, at the game's end, and in Mice and Men as a player runs.
     moved = state.current_scores() != scores or state.rounds_played != played or state.finished != finished
     # One statement can hold the whole change when it follows a snapshot past the first rounds;
@@ -769,7 +772,7 @@ def add_entry(session: Session, game: Game, entry: dict, version: int | None,
     loaded.__dict__.pop("log", None)
     # PostgreSQL: the claim, the entry, the snapshot and the export's mark in one round trip.
     written = _write_entry(session, game, version, loaded, entry, entered_by, folded) if one_write else None
-    blob = _store(session, game, loaded, moved, None, written)
+    blob = _store(session, game, loaded, moved, None, written, revised)
     _commit(session)
     loaded.blob = blob  # for hand_back(), once the caller is done with it
     return loaded

@@ -365,6 +365,35 @@ def test_eliminated_player_greyed_and_skipped(client, table):
     assert "Back to Ben, who rolled last" in text_of(r.data)  # Ann is skipped
 
 
+def test_a_reversal_entered_rounds_into_the_game_reaches_the_exports_csv(client, auth):
+    """The reversal is an entry after its round's challenge, and changes that finished round (its
+    winner reversed). Entered once the snapshot keeps only the last rounds, the export's stored
+    rounds moved on without it, and games.csv said nothing where the game's own CSV (a replay)
+    said "reversed the direction" (found by a review). docs/rules.md §Mia 7."""
+    import csv as csvlib
+    import io
+    import zipfile
+
+    auth.register()
+    table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", mia_reverses=True,
+                                   lives=6))
+    for _ in range(3):
+        table.quick("Ann", "Ben", 31, (3, 1))  # the claim holds: Ben loses a life, Ann starts again
+    table.announce("Ann", 21)
+    table.challenge("Ben", (6, 5))  # Ann lied about Mia: Ben wins, and may reverse
+    table.ok(type="reverse", player="Ben", mode="quick")
+    table.quick("Ben", "Ann", 31, (3, 1))  # counter-clockwise now: Ann challenges Ben
+
+    def rows(data: bytes) -> list[dict]:
+        return list(csvlib.DictReader(io.StringIO(data.decode().lstrip("\ufeff"))))
+
+    own = rows(client.get(f"/games/{table.game}.csv").data)
+    assert [(r["round"], r["detail"]) for r in own if "reversed" in r["detail"]] == [
+        ("4", "challenged Mia, cup 65; reversed the direction")]
+    exported = rows(zipfile.ZipFile(io.BytesIO(client.get("/export?format=zip").data)).read("games.csv"))
+    assert exported == own
+
+
 def test_mia_reverse_offer(client, auth):
     auth.register()
     table = Table(client, new_game(client, "mia", players=("Ann", "Ben", "Cat"), starter="0", mia_reverses=True))
