@@ -144,17 +144,22 @@
   window.addEventListener("offline", function () { showOffline(true, 1); });
 
   // After an entry, undo or correction: the outcome (the last round's end, a message) and the
-  // next action must be in view without scrolling, and read out by the live region (after an
-  // undo ([data-undone]) not the news: it is an older round's).
+  // next action must be in view without scrolling, and read out by the live region: what this
+  // tap did, what changed the game ("The game moved on. Last entry, by …"), the round's news,
+  // then what comes next or the game's end (a div.msg), in that order whatever the layout. The
+  // news only when it is new (not after an undo, a refusal, a mode picked: [data-old-news],
+  // views/games.py render_game).
   function showOutcome(panel, quiet) {
     var live = document.getElementById("outcome");
     if (live) {
       var parts = [], read = [];
-      panel.querySelectorAll(".done, .msg:not([role=alert]), .now" + (panel.querySelector("[data-undone]") ? "" : ", .news")).forEach(function (el) {
-        // Read once (the game's end is a .now in a .msg).
-        if (read.some(function (outer) { return outer.contains(el); })) return;
-        read.push(el);
-        parts.push(el.textContent.replace(/\s+/g, " ").trim());
+      [".done", "p.msg:not([role=alert])", panel.hasAttribute("data-old-news") ? null : ".news", ".msg:not([role=alert]), .now"].forEach(function (sel) {
+        if (sel) panel.querySelectorAll(sel).forEach(function (el) {
+          // Read once (the game's end is a .now in a .msg).
+          if (read.some(function (outer) { return outer.contains(el); })) return;
+          read.push(el);
+          parts.push(el.textContent.replace(/\s+/g, " ").trim());
+        });
       });
       live.textContent = parts.join(" ");
     }

@@ -227,16 +227,21 @@ def known_players() -> list:
 
 
 def render_game(loaded: service.Loaded, message: str | None = None, level: str = "info",
-                status: int = 200, done: str | None = None, undone: bool = False):
+                status: int = 200, done: str | None = None, news: bool = False):
     """The game page, or only its panel for htmx. ``done``: what this phone's change did, said
-    to screen readers only (:func:`_done`); ``undone``: that change was an undo, so the news the
-    panel shows is an older round's, which the live region leaves out (static/app.js)."""
+    to screen readers only (:func:`_done`). ``news``: the answer brings a change (this phone's
+    entry or Redo, another phone's change); the round news the panel shows is then new, unless
+    the change was an undo. Otherwise (an undo, a refusal, a mode or a cup owner picked, a page
+    opened) the news on screen is not new, and the page's live region leaves it out
+    (``data-old-news``, static/app.js showOutcome)."""
     template = "games/_panel.html" if is_htmx() else "games/play.html"
     if request.method == "POST":  # an entry, undo, redo or correction let through with its token
         keep_sent_csrf_token()
     spec = find_game(loaded.game.game)
+    news = news and not service.undid_last(get_session(), loaded)  # no query unless Redo has an entry
     return render_template(template, loaded=loaded, game=loaded.game, state=loaded.state, spec=spec,
-                           message=message, level=level, rematch=_rematch_started(loaded), done=done, undone=undone), status
+                           message=message, level=level, rematch=_rematch_started(loaded), done=done,
+                           news=news), status
 
 
 def _done(loaded: service.Loaded, redone: bool = False) -> str | None:
@@ -284,7 +289,7 @@ def play(game_id: int):
     dropped = _owner_not_kept(session, loaded)
     if dropped:
         said, level = f"{dropped} {said}".strip(), "warning"
-    return render_game(loaded, said or None, level)
+    return render_game(loaded, said or None, level, news=bool(said))  # said: a change (a correction, …)
 
 
 def _owner_not_kept(session, loaded: service.Loaded) -> str | None:
@@ -320,13 +325,13 @@ def _after_change(game: Game, action, stale: str | None = None, redone: bool = F
             return render_game(loaded, _("Nothing was changed: this game was removed meanwhile (on another phone, "
                                          "or this page is older)."), "warning", 409)
         said = stale or translated(err)
-        return render_game(loaded, f"{said} {_who_entered(session, loaded)}".strip(), "warning", 409)
+        return render_game(loaded, f"{said} {_who_entered(session, loaded)}".strip(), "warning", 409, news=True)
     except (service.Refused, forms.BadForm) as err:
         session.rollback()
         session.refresh(game)
         return render_game(service.load(session, game), translated(err), "error", 422)
     if is_htmx():
-        answer = render_game(loaded, done=_done(loaded, redone), undone=loaded.redo is not None and not redone)
+        answer = render_game(loaded, done=_done(loaded, redone), news=True)
     else:  # Mia's entry mode (quick or trail) is kept
         answer = redirect(url_for("games.play", game_id=game.id, mode=asked_mode()), 303)
     service.hand_back(loaded)  # done with it: the game's next entry here starts from its state
@@ -407,7 +412,7 @@ def poll(game_id: int):
         return render_game(loaded)
     if loaded.state.finished and service.rematch_started(session, game) is not None:
         return render_game(loaded)  # a rematch claimed the version: the panel leads to it, no entry moved
-    return render_game(loaded, _who_entered(session, loaded, news=True), "info")
+    return render_game(loaded, _who_entered(session, loaded, news=True), "info", news=True)
 
 
 @bp.route("/<int:game_id>/entries", methods=["POST"])
@@ -572,7 +577,7 @@ def correct(game_id: int, seq: int):
                             last)).strip(), "warning")
             mode = "quick" if request.form.get("mode") == "quick" else None
             return redirect(url_for("games.play", game_id=game.id, mode=mode), 303)
-        return render_game(loaded, f"{error} {last}".strip(), "warning", status)
+        return render_game(loaded, f"{error} {last}".strip(), "warning", status, news=status == 409)
     if status == 409:  # the answer is this correction page again, not the game's
         error = _("The game changed since this correction page was shown (another phone, or an older page); "
                   "nothing was corrected. Below is entry %(seq)s as it stands now: correct it again if it still "

@@ -592,3 +592,53 @@ def test_a_phone_reading_the_scores_keeps_them_in_place_as_another_phone_enters(
     expect(other.locator("#panel .news")).to_contain_text("Dora loses 1 life")
     other.wait_for_timeout(300)
     assert abs(other.evaluate(table) - 240) <= 1, "the scores table moved as the round ended"
+
+
+def test_the_live_region_reads_news_only_when_it_is_new_and_says_what_changed_first(page: Page, phone,
+                                                                                   live_server: str):
+    """The page's live region (#outcome) read a round's news after anything that brought a panel:
+    after an undo (on this phone or another) the news back on screen is an older round's, and it
+    was read as if the round had just ended; and on a following phone "The game moved on. Last
+    entry, by …" came after the news, in the middle of it (a playtest). Now it says what changed
+    first, then the news, and no news that is not new."""
+    register(page, live_server, "gus")
+    set_up(page, live_server, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    other = phone()
+    log_in(other, live_server, "gus")
+    other.goto(page.url)
+    live, followed = page.locator("#outcome"), other.locator("#outcome")
+    for a, b in ((6, 6), (5, 5)):
+        with swapped(page):
+            turn(page, a, b, 1)
+    with swapped(page):
+        turn(page, 3, 1, 1)  # Cat's 3-1 is the worst hand: Cat takes the pot, round 1 ends
+    expect(followed).to_contain_text("takes the pot")
+    said = followed.inner_text()
+    assert said.startswith("The game moved on. Last entry, by "), said
+    assert said.index("Last entry, by ") < said.index("Round 1: Cat takes the pot"), said
+    assert page.locator("#outcome").inner_text().startswith("Recorded: Cat: 3-1 in 1."), live.inner_text()
+    with swapped(page):
+        turn(page, 6, 4, 1)  # round 2's first turn: the news goes
+    expect(followed).not_to_contain_text("takes the pot")
+    with swapped(page):
+        page.get_by_role("button", name="Undo", exact=False).click()
+    # Round 1's news is on both screens again, and neither reads it out.
+    expect(other.locator("#panel .news")).to_contain_text("Round 1: Cat takes the pot")
+    expect(followed).to_contain_text("was undone")
+    assert "takes the pot" not in followed.inner_text(), followed.inner_text()
+    expect(live).to_contain_text("Undone: ")
+    assert "takes the pot" not in live.inner_text(), live.inner_text()
+    # Redo puts the turn back: no news either (the round's first turn takes it away); an undo
+    # again, then the round's end undone and put back with Redo: its news is new again.
+    with swapped(page):
+        page.get_by_role("button", name="Redo", exact=False).click()
+    with swapped(page):
+        page.get_by_role("button", name="Undo", exact=False).click()
+    with swapped(page):
+        page.get_by_role("button", name="Undo", exact=False).click()
+    expect(page.locator("#panel .news")).to_have_count(0)
+    with swapped(page):
+        page.get_by_role("button", name="Redo", exact=False).click()
+    expect(live).to_contain_text("Put back: Cat: 3-1 in 1.")
+    expect(live).to_contain_text("Round 1: Cat takes the pot")
+    expect(followed).to_contain_text("Round 1: Cat takes the pot")

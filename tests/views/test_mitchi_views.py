@@ -364,16 +364,14 @@ def test_a_refused_setup_ties_each_error_to_its_field_and_names_each_seats_start
 def test_the_panel_says_to_screen_readers_what_the_tap_did(client, game):
     """An entry's, an undo's and a redo's panel says what was done, for the live region to read
     first ("Recorded: …", "Undone: …"): it read only whose turn it was next (a playtest). A
-    poll's panel, another phone's change, says it in its own news, not here. An undo's is marked
-    ``data-undone``: the news then on screen is an older round's, which the live region leaves
-    out (static/app.js; tests/browser/test_outcome_in_view.py)."""
-    done = re.compile(r'<p class="sr-only done"( data-undone)?>([^<]*)</p>')
+    poll's panel, another phone's change, says it in its own news, not here."""
+    done = re.compile(r'<p class="sr-only done">([^<]*)</p>')
     r = post_turn(client, game, 0, "Ann", (6, 3), 2)
-    assert done.findall(r.data.decode()) == [("", "Recorded: Ann: 6-3 in 2.")]
+    assert done.findall(r.data.decode()) == ["Recorded: Ann: 6-3 in 2."]
     r = client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
-    assert done.findall(r.data.decode()) == [(" data-undone", "Undone: Ann: 6-3 in 2.")]
+    assert done.findall(r.data.decode()) == ["Undone: Ann: 6-3 in 2."]
     r = client.post(f"/games/{game}/redo", data={"version": "2"}, headers=HX)
-    assert done.findall(r.data.decode()) == [("", "Put back: Ann: 6-3 in 2.")]
+    assert done.findall(r.data.decode()) == ["Put back: Ann: 6-3 in 2."]
     polled = client.get(f"/games/{game}/poll?v=0", headers=HX).data.decode()
     assert done.findall(polled) == []
     assert done.findall(client.get(f"/games/{game}").data.decode()) == []
@@ -383,6 +381,37 @@ def test_the_panel_says_to_screen_readers_what_the_tap_did(client, game):
     assert news and "role=" not in news.group(1), polled[:400]
     refused = post_turn(client, game, 3, "Ben", (7, 1), 1).data.decode()
     assert re.search(r'<p class="msg error" role="alert">', refused)
+
+
+def test_the_panel_marks_its_round_news_old_unless_a_change_brought_it(client, game):
+    """The live region reads a panel's round news only when the answer brought a change that is
+    not an undo: an entry, a Redo, another phone's entry (a poll) or a tap refused as the game had
+    moved on. After an undo, an entry refused by the rules, or a page opened, the news on screen
+    is an older round's, and the panel says so (``data-old-news``; static/app.js showOutcome):
+    it was read as if the round had just ended (a playtest)."""
+    def old(r) -> bool:
+        tag = re.search(r'<section id="panel"[^>]*>', r.data.decode()).group(0)
+        return "data-old-news" in tag
+
+    turns = (("Ann", (6, 6)), ("Ben", (5, 5)), ("Cat", (3, 1)))  # Cat takes the pot: round 1's news
+    for v, (player, hand) in enumerate(turns):
+        r = post_turn(client, game, v, player, hand, 1)
+        assert not old(r) and r.status_code == 200
+    assert "takes the pot" in r.data.decode()
+    assert old(client.get(f"/games/{game}", headers=HX))  # a page opened: nothing new
+    assert not old(client.get(f"/games/{game}/poll?v=2", headers=HX))  # another phone's entry
+    r = post_turn(client, game, 3, "Cat", (7, 1), 1)  # a die of 7: refused, nothing changed
+    assert r.status_code == 422 and old(r)
+    r = post_turn(client, game, 2, "Cat", (3, 1), 2)  # a stale form: the game moved on meanwhile
+    assert r.status_code == 409 and not old(r)
+    post_turn(client, game, 3, "Cat", (6, 4), 1)  # round 2's first turn
+    r = client.post(f"/games/{game}/undo", data={"version": "4"}, headers=HX)
+    assert "takes the pot" in r.data.decode() and old(r)  # round 1's news again, not new
+    assert old(client.get(f"/games/{game}/poll?v=4", headers=HX))  # another phone's undo
+    r = post_turn(client, game, 4, "Ann", (6, 4), 1)  # stale: the game changed by an undo
+    assert r.status_code == 409 and old(r)
+    r = client.post(f"/games/{game}/redo", data={"version": "5"}, headers=HX)
+    assert not old(r)
 
 
 def test_no_game_page_names_an_element_that_cannot_be_named(client, auth):
