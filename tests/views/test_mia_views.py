@@ -247,7 +247,11 @@ def test_the_news_says_why_a_roll_off_starts_and_where_its_pair_stands(client, a
     assert "quick entry · Roll-off, pair 1: Ann v Ben · first round won by Ben · clockwise ↻" in page(9, "quick")
     assert "Roll-off, pair 2 Ann v Ben This round Ann starts" in page(9, "trail", split)
     # In German too.
-    assert ("Ann und Ben liegen bei Leben und Bonuspunkten gleichauf und würfeln aus" in page(7, "trail", lang="de"))
+    # In German the tie's roll-off is a "Stechen" (as Mitchi's tie-break), not the "Auswürfeln" of who
+    # starts, and the options line is a sentence ("Auswürfeln bei zwei Gleichauf" read wrong; a playtest).
+    de = page(7, "trail", lang="de")
+    assert "Ann und Ben liegen bei Leben und Bonuspunkten gleichauf und spielen ein Stechen" in de
+    assert "Stechen, Paar 1" in de and "Stechen, wenn zwei gleichauf liegen" in de and "Auswürfeln" not in de
     # Nothing of it before the end, nor once the game is over.
     assert "roll off" not in page(4, "trail") and "pair" not in page(4, "trail")
     over = page(11, "trail")
@@ -562,7 +566,7 @@ def test_a_setup_refused_for_its_options_says_so_in_the_forms_words(client, auth
     assert "Option “Roll-off for a tie” needs “Scoring”: bonus points (with elimination there is no tie)" in said
     assert "rolloff needs" not in said and "bonus-points (" not in said
     de = html.unescape(client.post("/games/new/mia", data=data, headers={"Accept-Language": "de"}).data.decode())
-    assert "Die Option „Auswürfeln bei Gleichstand“ braucht „Wertung“: Bonuspunkte" in de
+    assert "Die Option „Stechen bei Gleichstand“ braucht „Wertung“: Bonuspunkte" in de
     # A record keeps the record's own words (what `scorekeeper replay` prints).
     with pytest.raises(records.ReplayError, match="record: option rolloff needs scoring: bonus-points"):
         records.replay({"format": 1, "game": "mia", "players": ["Ann", "Ben", "Cat"],
