@@ -513,6 +513,8 @@ def round_lines(game: str, rnd: dict, options: dict, after: dict[str, int] | Non
             lines.append(ngettext("%(player)s wins the challenge and gains %(num)d life.",
                                   "%(player)s wins the challenge and gains %(num)d lives.", rnd["lives_gained"],
                                   player=rnd["winner"]))
+        if "bonus" in rnd:  # bonus-points scoring: they decide between equal lives (Mia 7)
+            lines.append(_("%(player)s gets a bonus point.", player=rnd["winner"]))
         return lines + _reversal(rnd)
     # Mice and Men
     run_penalty = options.get("run_penalty", 3)
@@ -583,6 +585,22 @@ class GameSummary:
             return _("Roll-off for who starts: %(rolls)s. %(player)s starts.", rolls=rolls,
                      player=isolated(start["starter"]))
         return _("Roll-off for who starts, not decided yet: %(rolls)s.", rolls=rolls)
+
+    @property
+    def rolloff_line(self) -> str | None:
+        """Mia's roll-off for a tie (docs/rules.md §Mia 7), in words: who was level, and who won
+        it in which pair or that it is under way; None when the game had none. The standings
+        alone said "Most lives win, then bonus points" of two players equal on both (a playtest)."""
+        played = [r for r in self.summary["rounds"] if r.get("rolloff")]
+        if not played:
+            return None
+        two = [p for p in self.players if p in (played[0]["owner"], played[0]["challenger"])]
+        if self.finished:
+            return _("%(first)s and %(second)s were level on lives and bonus points and played a roll-off: "
+                     "%(player)s won both rounds of pair %(pair)d.", first=two[0], second=two[1],
+                     player=self.winners[0], pair=len(played) // 2)
+        return _("%(first)s and %(second)s are level on lives and bonus points: a roll-off is under way, pair "
+                 "%(pair)d.", first=two[0], second=two[1], pair=len(played) // 2 + 1)
 
     @property
     def winners(self) -> list[str]:

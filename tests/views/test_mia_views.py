@@ -258,6 +258,34 @@ def test_the_news_says_why_a_roll_off_starts_and_where_its_pair_stands(client, a
     assert "after a roll-off between Ann and Ben" in over and "wins the game." not in over
 
 
+def test_the_summary_says_who_was_level_and_who_won_the_roll_off(client, auth):
+    """A game decided by a roll-off: the summary said "Winner: Ben" over two players equal on
+    lives and bonus points, and "Most lives win, then bonus points", and its rounds never said
+    who got the bonus points that rank them (a playtest). docs/rules.md §Mia 7."""
+    from .test_history import game_ids, golden, upload
+
+    auth.register()
+    record = golden("mia/mia-7-rolloff-won")
+    split = [{"type": "announce", "player": "Ben", "value": 55}, {"type": "challenge", "player": "Ann", "cup": [3, 1]},
+             {"type": "announce", "player": "Ann", "value": 42}, {"type": "challenge", "player": "Ben", "cup": [6, 5]},
+             {"type": "announce", "player": "Ben", "value": 55}, {"type": "challenge", "player": "Ann", "cup": [3, 1]}]
+    summaries = []
+    for entries in (record["entries"], record["entries"][:9] + split, record["entries"][:9] + split[:2]):
+        assert upload(client, dict(record, entries=entries)).status_code == 303
+        summaries.append(text_of(client.get(f"/games/{max(game_ids(client))}/summary").data))
+    won, won_later, running = summaries
+    assert ("Most lives win, then bonus points. Ann and Ben were level on lives and bonus points and played a "
+            "roll-off: Ben won both rounds of pair 1.") in won, won[:800]
+    assert "Ann won both rounds of pair 2." in won_later, won_later[:800]
+    assert "Ann and Ben are level on lives and bonus points: a roll-off is under way, pair 2." in running
+    # The round that gave the bonus point says so (the first: Ben's claim held, Cat challenged).
+    assert "Round 1. Ben claimed 42; Cat challenged; the cup showed 43. The claim held: Cat loses 1 life" in won
+    assert "Ben gets a bonus point." in won[won.index("Round 1."):won.index("Round 2.")]
+    # Other games say nothing of it.
+    gid = new_game(client, "mia", players=("Ann", "Ben", "Cat"))
+    assert "roll-off" not in text_of(client.get(f"/games/{gid}/summary").data)
+
+
 def test_a_game_recorded_in_quick_entry_opens_in_quick_entry(client, table):
     """The games list's "Play on" names no mode: the page goes on as the last round was entered
     (it always opened the full trail; found by a review). A mode asked for still wins."""
