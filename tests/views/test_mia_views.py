@@ -111,14 +111,14 @@ def test_default_variant_in_words(client, table):
 def test_round_in_full_trail(client, table):
     r = table.announce("Ann", 54)
     text = text_of(r.data)
-    assert "Ann says 54 Ben: challenge, pass or roll" in text
+    assert "Ann says 54. Ben: challenge, pass or roll" in text  # one sentence each for screen readers
     page = r.data.decode()
     # Only values above 54, smallest raise first, Mia last.
     offered = re.findall(r'name="value" value="(\d+)"', page)
     assert offered == ["61", "62", "63", "64", "65", "66", "55", "44", "33", "22", "11", "21"]
     assert 'name="mode" value="trail"' in page
     r = table.pass_("Ben")
-    assert "Ben passes on 54 Cat: challenge, pass or roll" in text_of(r.data)
+    assert "Ben passes on 54. Cat: challenge, pass or roll" in text_of(r.data)
     r = table.announce("Cat", 61)
     assert "Ann says 54 → Ben passes → Cat says 61" in text_of(r.data)
     r = table.challenge("Ann", (3, 4))
@@ -139,7 +139,7 @@ def test_pass_back_offers_raise_only(client, table):
     assert 'name="type" value="challenge"' not in page  # the last roller may not challenge
     assert "Pass back WITHOUT rolling" in text and "Ann passes without raising" not in text
     r = table.pass_("Ann", 61)
-    assert "Ann passes, raising to 61 Ben: challenge, pass or roll" in text_of(r.data)
+    assert "Ann passes, raising to 61. Ben: challenge, pass or roll" in text_of(r.data)
 
 
 def test_round_in_quick_entry(client, table):
@@ -394,7 +394,7 @@ def test_eliminated_player_greyed_and_skipped(client, table):
     assert re.search(r'<tr class="out">\s*<th scope="row"><span class="name">Ann</span> <small>· out</small>', page)
     assert "0 lives" in text_of(page.encode())
     r = table.announce("Ben", 54)
-    assert "Ben says 54 Cat: challenge, pass or roll" in text_of(r.data)
+    assert "Ben says 54. Cat: challenge, pass or roll" in text_of(r.data)
     r = table.pass_("Cat")
     assert "Ben passes" not in text_of(r.data)
     assert "Back to Ben, who rolled last" in text_of(r.data)  # Ann is skipped
