@@ -712,7 +712,10 @@ class Mia(GameState):
                 raise IllegalEntry(N_("owner is missing: the owner is the challenged cup owner, one of {players}"),
                                    players=join_names(self.still_in))
             if owner not in self.still_in:
-                raise IllegalEntry(N_("{owner} is not still in, so cannot be the cup owner; one of {players}"),
+                if self.lives[owner] == 0:
+                    raise IllegalEntry(N_("{owner} is out (no lives left), so cannot be the cup owner; one of "
+                                          "{players}"), owner=owner, players=join_names(self.still_in))
+                raise IllegalEntry(N_("{owner} is not in the roll-off, so cannot be the cup owner; one of {players}"),
                                    owner=owner, players=join_names(self.still_in))
             announced = parse_value(entry, "announced")
             challenger = self.next_in(owner)

@@ -342,7 +342,11 @@ REFUSALS = [
     ("quick bad value", {}, [start(A)], chal(B, 4, 2, owner=A, announced=70), ["not a Mia value"]),
     ("quick after announce", {}, [start(A), ann(A, 42)], chal(B, 4, 2, owner=A, announced=43), ["already entered"]),
     ("quick owner out", {"lives": 1}, [start(A), ann(A, 31), chal(B, 3, 1)],
-     chal(C, 4, 2, owner=B, announced=61), ["Ben is not still in"]),
+     chal(C, 4, 2, owner=B, announced=61), ["Ben is out (no lives left), so cannot be the cup owner; one of Ann and Cat"]),
+    # Ben out, Ann and Cat level (2 lives, 1 bonus point): Dan, 2 lives and none, is not in the roll-off
+    ("quick owner not in the roll-off", {"players": (A, B, C, D), "scoring": "bonus-points", "lives": 2, "rolloff": True},
+     [start(A), ann(A, 42), chal(B, 4, 3), ann(A, 42), pas(B), chal(C, 3, 1)],
+     chal(C, 4, 2, owner=D, announced=61), ["Dan is not in the roll-off, so cannot be the cup owner; one of Ann and Cat"]),
     ("out player", {"lives": 1}, [start(A), ann(A, 31), chal(B, 3, 1), ann(A, 42)], pas(B), ["Ben is out"]),
     ("reverse option off", {}, [start(A), ann(A, 21), chal(B, 3, 1)], rev(B), ["mia_reverses is off"]),
     ("reverse not now", {"mia_reverses": True}, [start(A), ann(A, 42), chal(B, 3, 1)], rev(B), ["no reverse now"]),
