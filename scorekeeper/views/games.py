@@ -231,14 +231,17 @@ def render_game(loaded: service.Loaded, message: str | None = None, level: str =
     """The game page, or only its panel for htmx. ``done``: what this phone's change did, said
     to screen readers only (:func:`_done`). ``news``: the answer brings a change (this phone's
     entry or Redo, another phone's change); the round news the panel shows is then new, unless
-    the change was an undo. Otherwise (an undo, a refusal, a mode or a cup owner picked, a page
-    opened) the news on screen is not new, and the page's live region leaves it out
-    (``data-old-news``, static/app.js showOutcome)."""
+    the change was an undo, or an entry that changed the round the news tells of instead of
+    ending one (Mia's reversal: ``ROUND_REVISING``). Otherwise (an undo, a refusal, a mode or a
+    cup owner picked, a page opened) the news on screen is not new, and the page's live region
+    leaves it out (``data-old-news``, static/app.js showOutcome)."""
     template = "games/_panel.html" if is_htmx() else "games/play.html"
     if request.method == "POST":  # an entry, undo, redo or correction let through with its token
         keep_sent_csrf_token()
     spec = find_game(loaded.game.game)
-    news = news and not service.undid_last(get_session(), loaded)  # no query unless Redo has an entry
+    last = loaded.recent[-1] if loaded.recent else None
+    revised = type(last) is dict and last.get("type") in loaded.state.ROUND_REVISING
+    news = news and not revised and not service.undid_last(get_session(), loaded)
     return render_template(template, loaded=loaded, game=loaded.game, state=loaded.state, spec=spec,
                            message=message, level=level, rematch=_rematch_started(loaded), done=done,
                            news=news), status

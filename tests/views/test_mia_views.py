@@ -435,10 +435,17 @@ def test_mia_reverse_offer(client, auth):
     table.announce("Ann", 21)
     r = table.challenge("Ben", (6, 5))
     assert "Ben: reverse to counter-clockwise" in text_of(r.data)
+    assert 'data-old-news' not in re.search(r'<section id="panel"[^>]*>', r.data.decode()).group(0)
     r = table.ok(type="reverse", player="Ben", mode="quick")
     text = text_of(r.data)
     assert "counter-clockwise ↺" in text and "reverse to" not in text
     assert "Cup owner Ann · challenged by Cat" in text  # the next player is now counter-clockwise
+    # The round's news is still on screen, and was read out with the challenge: not again as if
+    # the reversal had ended a round (a playtest). Nor on another phone that polls.
+    assert 'data-old-news' in re.search(r'<section id="panel"[^>]*>', r.data.decode()).group(0)
+    polled = client.get(f"/games/{table.game}/poll?v=2&mode=quick", headers=HX).data.decode()
+    assert "The game moved on." in text_of(polled.encode())
+    assert 'data-old-news' in re.search(r'<section id="panel"[^>]*>', polled).group(0)
 
 
 def test_the_summary_says_who_reversed_the_direction_after_which_round(client, auth):

@@ -414,6 +414,25 @@ def test_the_panel_marks_its_round_news_old_unless_a_change_brought_it(client, g
     assert not old(r)
 
 
+def test_a_tie_break_s_start_is_news_for_screen_readers(client, game):
+    """As a tie-break starts, the live region read only "Tie-break: Cat rolls once": who tied, the
+    doubled pot and the order are on the screen in the glance and a line above the pad (a
+    playtest). The panel says them once more for screen readers, as news (read only when new:
+    not after an undo back to it), until the tie-break's first roll."""
+    def said(r) -> list[str]:
+        return [re.sub(r"<[^>]+>", "", t) for t in re.findall(r'<p class="sr-only news">(.*?)</p>', r.data.decode())]
+
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    post_turn(client, game, 1, "Ben", (3, 1), 1)
+    r = post_turn(client, game, 2, "Cat", (3, 1), 2)  # Ben and Cat tie on the worst hand
+    assert said(r) == ["Tie-break: Cat and Ben tied; the pot doubled to 2; they roll in this order: Cat → Ben."]
+    r = client.post(f"/games/{game}/entries", headers=HX, data={
+        "version": "3", "type": "tiebreak", "player": "Cat", "hand.0": "5", "hand.1": "4"})
+    assert r.status_code == 200 and said(r) == []
+    r = client.post(f"/games/{game}/undo", data={"version": "4"}, headers=HX)
+    assert said(r) and "data-old-news" in re.search(r'<section id="panel"[^>]*>', r.data.decode()).group(0)
+
+
 def test_no_game_page_names_an_element_that_cannot_be_named(client, auth):
     """``aria-label`` on a plain paragraph, division or span (no role) is not read by screen
     readers (ARIA prohibits it there): the points strip had one, and said nothing (a playtest).
