@@ -148,12 +148,12 @@
   // tap did, what changed the game ("The game moved on. Last entry, by …"), the round's news,
   // then what comes next or the game's end (a div.msg), in that order whatever the layout. The
   // news only when it is new (not after an undo, a refusal, a mode picked: [data-old-news],
-  // views/games.py render_game).
+  // views/games.py render_game). A .say is an offer to read with what comes next (Mia's reversal).
   function showOutcome(panel, quiet) {
     var live = document.getElementById("outcome");
     if (live) {
       var parts = [], read = [];
-      [".done", "p.msg:not([role=alert])", panel.hasAttribute("data-old-news") ? null : ".news", ".msg:not([role=alert]), .now"].forEach(function (sel) {
+      [".done", "p.msg:not([role=alert])", panel.hasAttribute("data-old-news") ? null : ".news", ".msg:not([role=alert]), .say, .now"].forEach(function (sel) {
         if (sel) panel.querySelectorAll(sel).forEach(function (el) {
           // Read once (the game's end is a .now in a .msg).
           if (read.some(function (outer) { return outer.contains(el); })) return;

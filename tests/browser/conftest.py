@@ -100,6 +100,8 @@ def set_up(page, base: str, game: str, players: list[str], starter: int | None =
         field = page.locator(f"[name=opt_{key}]")
         if field.first.get_attribute("type") == "radio":  # a choice ("order": "sum")
             page.locator(f"[name=opt_{key}][value='{value}']").check()
+        elif field.first.get_attribute("type") == "checkbox":  # on or off ("mia_reverses": True)
+            field.first.set_checked(bool(value))
         else:
             field.fill(str(value))
     page.get_by_role("button", name="Start the game", exact=True).last.click()

@@ -87,6 +87,24 @@ def test_outcome_and_next_action_in_view(page: Page, live_server: str):
     assert live.inner_text().count("Game over") == 1, live.inner_text()  # read out once, not twice
 
 
+def test_the_live_region_offers_mia_s_reversal_and_does_not_read_the_news_again(page: Page, live_server: str):
+    """After a Mia challenge won by the challenged Mia's winner, the page's first control offers
+    the reversal, and the live region did not say so; after the reversal it read the round's news
+    again, as if another round had ended (a playtest). docs/rules.md §Mia 7."""
+    register(page, live_server)
+    set_up(page, live_server, "mia", ["Ann", "Ben", "Cat"], starter=0, mia_reverses=True)
+    live = page.locator("#outcome")
+    mode(page, "Quick entry")
+    quick(page, 21, 6, 5)  # Ann's Mia was a lie: Ben wins the Mia challenge
+    expect(live).to_contain_text("Ben won the Mia challenge and may reverse the direction")
+    assert live.inner_text().index("Round 1:") < live.inner_text().index("may reverse"), live.inner_text()
+    page.wait_for_timeout(700)
+    with swapped(page):
+        page.get_by_role("button", name="Ben: reverse to counter-clockwise", exact=False).click()
+    expect(live).to_contain_text("Recorded: Ben reverses the direction of play.")
+    assert "Round 1:" not in live.inner_text(), live.inner_text()
+
+
 def test_a_showdown_under_long_names_brings_its_first_controls_into_view(page: Page, live_server: str):
     """Mice and Men, five players, one of them with a name of the most characters: after a reveal the
     next one's first controls were below a 390x844 screen (found by a review); they are in view,
