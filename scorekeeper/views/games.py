@@ -239,9 +239,10 @@ def render_game(loaded: service.Loaded, message: str | None = None, level: str =
     if request.method == "POST":  # an entry, undo, redo or correction let through with its token
         keep_sent_csrf_token()
     spec = find_game(loaded.game.game)
-    last = loaded.recent[-1] if loaded.recent else None
-    revised = type(last) is dict and last.get("type") in loaded.state.ROUND_REVISING
-    news = news and not revised and not service.undid_last(get_session(), loaded)
+    if news:  # an entry clears Redo: then no undo to ask about
+        last = loaded.recent[-1] if loaded.recent else None
+        news = (not (type(last) is dict and last.get("type") in loaded.state.ROUND_REVISING)
+                and (loaded.redo is None or not service.undid_last(get_session(), loaded)))
     return render_template(template, loaded=loaded, game=loaded.game, state=loaded.state, spec=spec,
                            message=message, level=level, rematch=_rematch_started(loaded), done=done,
                            news=news), status
