@@ -158,6 +158,19 @@ _NOT_YOUR_TURN = {
 }
 
 
+def rolloff_of(rounds: list[dict], players: list[str]) -> tuple[list[str], int, bool] | None:
+    """The roll-off for a tie in a game's ``summary()["rounds"]`` (docs/rules.md §Mia 7):
+    ``(the two players in seat order, pair, decided)``: ``pair`` is the pair that decided it, or
+    the one being played; a pair is two rounds, and one player winning both decides it. None when
+    the game has had no roll-off."""
+    played = [r for r in rounds if r.get("rolloff")]
+    if not played:
+        return None
+    two = [p for p in players if p in (played[0]["owner"], played[0]["challenger"])]
+    decided = len(played) % 2 == 0 and played[-1]["winner"] == played[-2]["winner"]
+    return two, len(played) // 2 + (0 if decided else 1), decided
+
+
 def _list(values) -> str:
     """'a, b or c' for messages (a :class:`Phrase`); a value of 21 reads "Mia"."""
     return or_list([Phrase(N_("Mia")) if v == MIA and not isinstance(v, bool)

@@ -591,16 +591,18 @@ class GameSummary:
         """Mia's roll-off for a tie (docs/rules.md §Mia 7), in words: who was level, and who won
         it in which pair or that it is under way; None when the game had none. The standings
         alone said "Most lives win, then bonus points" of two players equal on both (a playtest)."""
-        played = [r for r in self.summary["rounds"] if r.get("rolloff")]
-        if not played:
+        from ..rules.mia import rolloff_of
+
+        found = rolloff_of(self.summary["rounds"], self.players) if self.game.game == "mia" else None
+        if found is None:
             return None
-        two = [p for p in self.players if p in (played[0]["owner"], played[0]["challenger"])]
-        if self.finished:
+        two, pair, decided = found
+        if decided:
             return _("%(first)s and %(second)s were level on lives and bonus points and played a roll-off: "
                      "%(player)s won both rounds of pair %(pair)d.", first=two[0], second=two[1],
-                     player=self.winners[0], pair=len(played) // 2)
+                     player=self.winners[0], pair=pair)
         return _("%(first)s and %(second)s are level on lives and bonus points: a roll-off is under way, pair "
-                 "%(pair)d.", first=two[0], second=two[1], pair=len(played) // 2 + 1)
+                 "%(pair)d.", first=two[0], second=two[1], pair=pair)
 
     @property
     def winners(self) -> list[str]:

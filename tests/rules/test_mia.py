@@ -616,3 +616,26 @@ def test_pass_and_announce_choices_follow_rule_4():
     # After an announced Mia the next player may not roll.
     g4 = game([start(A), ann(A, 21)])
     assert g4.announce_choices() == []
+
+
+def test_rolloff_of_says_who_rolls_off_which_pair_and_whether_it_is_decided():
+    """docs/rules.md §Mia 7: pairs of two roll-off rounds; one player winning both decides it."""
+    import json
+    from pathlib import Path
+
+    from scorekeeper.rules.mia import rolloff_of
+    from scorekeeper.rules.record import replay
+
+    doc = json.loads((Path(__file__).parent.parent / "records" / "mia" / "mia-7-rolloff-won.json").read_text())
+    record = doc["record"]
+    split = [chal(A, 3, 1, owner=B, announced=55), chal(B, 6, 5, owner=A, announced=42)]
+
+    def of(entries):
+        return rolloff_of(replay(dict(record, entries=entries))["rounds"], record["players"])
+
+    assert of(record["entries"][:4]) is None
+    assert of(record["entries"][:7]) is None  # the tie, no roll-off round yet
+    assert of(record["entries"][:9]) == ([A, B], 1, False)
+    assert of(record["entries"]) == ([A, B], 1, True)
+    assert of(record["entries"][:9] + split[:1]) == ([A, B], 2, False)  # pair 1 split
+    assert of(record["entries"][:9] + split) == ([A, B], 2, False)
