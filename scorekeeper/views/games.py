@@ -345,10 +345,11 @@ def _after_change(game: Game, action, stale: str | None = None, redone: bool = F
 def _who_entered(session, loaded: service.Loaded, news: bool = False) -> str:
     """"Last entry, by ben: Ann: 6-5 in 2." (or without the name when not known; "by you" when
     it is the account's own, entered on this phone or another); after a correction
-    "Last change, by ben: entry 3 corrected to Ben: 6-4 in 1."; after an undo
-    (the entry Redo would put back: any other change forgets it) "Last change, by ann: Ben: 4-2
-    in 1 was undone.", as the last entry is then not what changed; after a Redo "Last change, by
-    ann: Ben: 4-2 in 1 was put back with Redo.". With ``news`` (a poll brought
+    "Last change, by ben: entry 3 corrected to “Ben: 6-4 in 1”."; after an undo
+    (the entry Redo would put back: any other change forgets it) "Last change, by ann: “Ben: 4-2
+    in 1” was undone.", as the last entry is then not what changed; after a Redo "Last change, by
+    ann: “Ben: 4-2 in 1” was put back with Redo.". The entry is quoted there, as its line may be a
+    sentence ("“Ben reverses the direction of play” was undone."). With ``news`` (a poll brought
     it), headed "The game moved on." after an entry, "The game changed." after an undo or a
     correction (it moved nothing on)."""
     moved, changed = (_("The game moved on."), _("The game changed.")) if news else ("", "")
@@ -356,30 +357,30 @@ def _who_entered(session, loaded: service.Loaded, news: bool = False) -> str:
     if service.undid_last(session, loaded):
         name = service.undone_by(session, loaded)
         if name == me:
-            said = _("Last change, by you: %(entry)s was undone.", entry=describe(loaded.redo))
+            said = _("Last change, by you: “%(entry)s” was undone.", entry=describe(loaded.redo))
         elif name:
-            said = _("Last change, by %(name)s: %(entry)s was undone.", name=name, entry=describe(loaded.redo))
+            said = _("Last change, by %(name)s: “%(entry)s” was undone.", name=name, entry=describe(loaded.redo))
         else:
-            said = _("Last change: %(entry)s was undone.", entry=describe(loaded.redo))
+            said = _("Last change: “%(entry)s” was undone.", entry=describe(loaded.redo))
         return f"{changed} {said}".strip()
     last = service.last_entry(session, loaded)
     if last is None:
         return changed
     entry, name, corrected, redone = last
     if redone and name == me:
-        said = _("Last change, by you: %(entry)s was put back with Redo.", entry=describe(entry))
+        said = _("Last change, by you: “%(entry)s” was put back with Redo.", entry=describe(entry))
     elif redone and name:
-        said = _("Last change, by %(name)s: %(entry)s was put back with Redo.", name=name, entry=describe(entry))
+        said = _("Last change, by %(name)s: “%(entry)s” was put back with Redo.", name=name, entry=describe(entry))
     elif redone:
-        said = _("Last change: %(entry)s was put back with Redo.", entry=describe(entry))
+        said = _("Last change: “%(entry)s” was put back with Redo.", entry=describe(entry))
     elif corrected and name == me:
-        said = _("Last change, by you: entry %(seq)s corrected to %(entry)s.", seq=corrected,
+        said = _("Last change, by you: entry %(seq)s corrected to “%(entry)s”.", seq=corrected,
                  entry=describe(entry))
     elif corrected and name:
-        said = _("Last change, by %(name)s: entry %(seq)s corrected to %(entry)s.", name=name, seq=corrected,
+        said = _("Last change, by %(name)s: entry %(seq)s corrected to “%(entry)s”.", name=name, seq=corrected,
                  entry=describe(entry))
     elif corrected:
-        said = _("Last change: entry %(seq)s corrected to %(entry)s.", seq=corrected, entry=describe(entry))
+        said = _("Last change: entry %(seq)s corrected to “%(entry)s”.", seq=corrected, entry=describe(entry))
     elif name == me:
         said = _("Last entry, by you: %(entry)s.", entry=describe(entry))
     elif name:

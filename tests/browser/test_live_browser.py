@@ -168,7 +168,7 @@ def test_dice_picked_on_one_phone_stay_when_another_corrects_an_older_entry(page
     page.locator("fieldset", has_text="Second die").locator("label").nth(1).click()
     page.get_by_role("button", name="in 2", exact=True).click()
     page.wait_for_url(game_url)
-    expect(other.locator("#panel")).to_contain_text("entry 2 corrected to Ann: 5-2 in 2", timeout=3_000)
+    expect(other.locator("#panel")).to_contain_text("entry 2 corrected to “Ann: 5-2 in 2”", timeout=3_000)
     expect(other.locator("#panel")).to_contain_text("Ben's turn")
     expect(other.locator(checked)).to_have_count(2)
     assert [other.locator(checked).nth(i).get_attribute("value") for i in (0, 1)] == ["4", "2"]
@@ -207,7 +207,7 @@ def test_a_polled_panel_does_not_replace_one_whose_entry_is_on_its_way(page: Pag
     other.evaluate("document.body.setAttribute('data-arm-ms', '4000')")  # the guard's time widened
     held[0].continue_()
     expect(other.locator("#panel")).to_contain_text("The game changed since this page was shown", timeout=3_000)
-    expect(other.locator("#panel")).to_contain_text("entry 2 corrected to Ann: 5-2 in 2")
+    expect(other.locator("#panel")).to_contain_text("entry 2 corrected to “Ann: 5-2 in 2”")
     # A tap at once on the refusal's pad is ignored, and not with "Tap again", which would enter
     # the next player's turn: the game moved on (a playtest).
     die = other.locator("fieldset", has_text="First die").locator("label").nth(2)

@@ -211,7 +211,7 @@ def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, 
     mine = version_of(r.data)
     assert client.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX).status_code == 200
     late = ben.post(f"/games/{gid}/undo", data={"version": mine}, headers=HX)
-    assert late.status_code == 409 and "Last change, by ann: Ann: 6-5 in 2 was undone." in late.data.decode()
+    assert late.status_code == 409 and "Last change, by ann: “Ann: 6-5 in 2” was undone." in late.data.decode()
     assert "nothing was undone" in late.data.decode() and "nothing was recorded" not in late.data.decode()
     assert entries(app, gid) == 2  # the start, and the turn undone once (kept in the history)
     # Once something else is entered, the last entry is what changed again.
@@ -229,7 +229,7 @@ def test_a_scorers_page_follows_the_game_and_a_second_tap_says_who_entered(app, 
     assert fixed.status_code == 303
     late = ben.post(f"/games/{gid}/undo", data={"version": now}, headers=HX)
     assert late.status_code == 409
-    assert "Last change, by ann: entry 2 corrected to Ann: 5-4 in 1." in late.data.decode()
+    assert "Last change, by ann: entry 2 corrected to “Ann: 5-4 in 1”." in late.data.decode()
 
 
 def test_a_poll_says_the_game_moved_on_after_an_entry_and_changed_after_an_undo_or_a_correction(app, client, auth):
@@ -250,12 +250,12 @@ def test_a_poll_says_the_game_moved_on_after_an_entry_and_changed_after_an_undo_
     shown += 1
     assert client.post(f"/games/{gid}/entries/2", data={**turn, "version": shown, "hand.0": "4"}).status_code == 303
     said = polled(shown)
-    assert "The game changed. Last change, by ann: entry 2 corrected to Ann: 5-4 in 2." in said
+    assert "The game changed. Last change, by ann: entry 2 corrected to “Ann: 5-4 in 2”." in said
     assert "moved on" not in said
     shown += 1
     assert client.post(f"/games/{gid}/undo", data={"version": shown}, headers=HX).status_code == 200
     said = polled(shown)
-    assert "The game changed. Last change, by ann: Ann: 5-4 in 2 was undone." in said and "moved on" not in said
+    assert "The game changed. Last change, by ann: “Ann: 5-4 in 2” was undone." in said and "moved on" not in said
 
 
 def test_a_phone_is_told_of_its_own_accounts_change_as_by_you(app, client, auth):
@@ -278,12 +278,12 @@ def test_a_phone_is_told_of_its_own_accounts_change_as_by_you(app, client, auth)
     fixed = client.post(f"/games/{gid}/entries/2", data={**turn, "version": shown, "hand.0": "4"})
     assert fixed.status_code == 303
     said = polled(client, shown)
-    assert "The game changed. Last change, by you: entry 2 corrected to Ann: 5-4 in 2." in said
+    assert "The game changed. Last change, by you: entry 2 corrected to “Ann: 5-4 in 2”." in said
     assert "by ann: entry 2 corrected" in polled(ben, shown)
     shown += 1
     assert client.post(f"/games/{gid}/undo", data={"version": shown}, headers=HX).status_code == 200
-    assert "The game changed. Last change, by you: Ann: 5-4 in 2 was undone." in polled(client, shown)
-    assert "Last change, by ann: Ann: 5-4 in 2 was undone." in polled(ben, shown)
+    assert "The game changed. Last change, by you: “Ann: 5-4 in 2” was undone." in polled(client, shown)
+    assert "Last change, by ann: “Ann: 5-4 in 2” was undone." in polled(ben, shown)
 
 
 def test_live_routes_of_another_group_are_404(app, client, auth):
@@ -490,10 +490,10 @@ def test_after_a_redo_another_phone_is_told_who_put_it_back(app, client, auth):
     assert r.status_code == 200
     late = ben.post(f"/games/{gid}/entries", data={"type": "turn", "player": "Ben", "hand.0": "4", "hand.1": "4",
                                                    "rolls": "1", "version": bens_page}, headers=HX)
-    assert late.status_code == 409 and "Last change, by ann: Ann: 6-5 in 1 was put back with Redo." in late.data.decode()
+    assert late.status_code == 409 and "Last change, by ann: “Ann: 6-5 in 1” was put back with Redo." in late.data.decode()
     # Polled: the game changed (Redo put back what the undo took), it did not move on.
     polled = ben.get(f"/games/{gid}/poll?v={bens_page}", headers=HX).data.decode()
-    assert "The game changed. Last change, by ann: Ann: 6-5 in 1 was put back with Redo." in polled
+    assert "The game changed. Last change, by ann: “Ann: 6-5 in 1” was put back with Redo." in polled
     # Undone again and another entry made at that position: an entry again, though a row put back
     # by Redo is among those before it there.
     version = version_of(client.get(f"/games/{gid}").data)
@@ -525,16 +525,16 @@ def test_a_redo_with_more_left_to_redo_is_told_as_a_redo(app, client, auth):
     assert r.status_code == 200 and "Redo: Ben: 4-2 in 1" in page
     assert done_text(r.data) == "Put back: Ann: 6-5 in 1."
     polled = ben.get(f"/games/{gid}/poll?v={bens_page}", headers=HX).data.decode()
-    assert "The game changed. Last change, by ann: Ann: 6-5 in 1 was put back with Redo." in polled
+    assert "The game changed. Last change, by ann: “Ann: 6-5 in 1” was put back with Redo." in polled
     late = ben.post(f"/games/{gid}/entries", data={**turn, "player": "Cat", "hand.0": "3", "hand.1": "1",
                                                    "version": bens_page}, headers=HX)
     assert late.status_code == 409
-    assert "Last change, by ann: Ann: 6-5 in 1 was put back with Redo." in late.data.decode()
+    assert "Last change, by ann: “Ann: 6-5 in 1” was put back with Redo." in late.data.decode()
     # Undone again: the last change is an undo once more, though a Redo row is in the log.
     r = client.post(f"/games/{gid}/undo", data={"version": version_of(r.data)}, headers=HX)
     assert done_text(r.data) == "Undone: Ann: 6-5 in 1."
     polled = ben.get(f"/games/{gid}/poll?v={bens_page}", headers=HX).data.decode()
-    assert "Last change, by ann: Ann: 6-5 in 1 was undone." in polled
+    assert "Last change, by ann: “Ann: 6-5 in 1” was undone." in polled
 
 
 def test_the_live_link_follows_the_table_to_its_rematch(app, client, auth):

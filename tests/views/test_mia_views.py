@@ -446,6 +446,12 @@ def test_mia_reverse_offer(client, auth):
     polled = client.get(f"/games/{table.game}/poll?v=2&mode=quick", headers=HX).data.decode()
     assert "The game moved on." in text_of(polled.encode())
     assert 'data-old-news' in re.search(r'<section id="panel"[^>]*>', polled).group(0)
+    # Undone, a phone that polls is told which entry, quoted: the entry's line is a sentence
+    # ("Ben reverses the direction of play was undone." read as if Ben had undone it).
+    r = client.post(f"/games/{table.game}/undo", data={"version": str(table.version)}, headers=HX)
+    assert r.status_code == 200
+    polled = client.get(f"/games/{table.game}/poll?v={table.version}&mode=quick", headers=HX).data.decode()
+    assert "Last change, by you: “Ben reverses the direction of play” was undone." in text_of(polled.encode())
 
 
 def test_the_summary_says_who_reversed_the_direction_after_which_round(client, auth):

@@ -77,7 +77,7 @@ def test_stale_correction_is_refused_and_changes_nothing(client, auth):
     page = client.get(r.headers["Location"]).data.decode()
     assert 'id="panel"' in page and 'class="msg warning"' in page
     assert ("Entry 2 is no longer in the game (undone on another phone, or an older page); nothing was "
-            "corrected. Here is the game as it stands now. Last change, by you: Ann: 6-3 in 2 was "
+            "corrected. Here is the game as it stands now. Last change, by you: “Ann: 6-3 in 2” was "
             "undone.") in page
     assert client.get(f"/games/{game}/record.json").json["entries"] == before["entries"][:1]
 
@@ -95,8 +95,8 @@ def test_a_correct_link_to_an_undone_entry_says_so_on_the_game_page(client, auth
     r = client.get(f"/games/{game}/entries/2")
     assert r.status_code == 410 and b'id="panel"' in r.data
     assert ("Entry 2 is no longer in the game: it was undone (on another phone, or this page is older), so "
-            "there is nothing to correct. Here is the game as it stands now. Last change, by you: Ann: 6-3 "
-            "in 2 was undone.") in html.unescape(r.data.decode())
+            "there is nothing to correct. Here is the game as it stands now. Last change, by you: “Ann: 6-3 "
+            "in 2” was undone.") in html.unescape(r.data.decode())
     assert client.get(f"/games/{game}/entries/3").status_code == 404
     assert client.get(f"/games/{game}/entries/0").status_code == 404
 
