@@ -24,7 +24,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from jinja2 import pass_eval_context
 from markupsafe import Markup, escape
-from babel import Locale
+from babel import Locale, negotiate_locale
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
 from flask_babel import Babel, get_locale, get_translations, lazy_gettext
@@ -61,11 +61,15 @@ def select_language() -> str:
 @lru_cache(maxsize=1024)
 def browser_language(header: str) -> str:
     """The language of :data:`LANGUAGES` an ``Accept-Language`` header (its text) picks, else
-    "en": Werkzeug's ``best_match`` (qualities, ranges, "de-DE" for "de"), worked out once per
-    header text and kept (``functools.lru_cache``, at most 1,024 headers). A phone sends the same
-    header with every entry and every live poll, and parsing it cost each request some 12 µs
-    (docs/speed.md §Entry path)."""
-    return parse_accept_header(header, LanguageAccept).best_match(list(LANGUAGES)) or "en"
+    "en": the languages it lists by quality (Werkzeug's parser; quality 0 is "not this one"),
+    the first that is one of ours, or whose main tag is ("de-AT" is "de"), wins (Babel's
+    ``negotiate_locale``). Werkzeug's ``best_match`` looked for an exact match first, so
+    "de-AT,en-US;q=0.7,en;q=0.3" (Firefox with German and English) got English. Worked out
+    once per header text and kept (``functools.lru_cache``, at most 1,024 headers): a phone
+    sends the same header with every entry and every live poll, and parsing it cost each
+    request some 12 µs (docs/speed.md §Entry path)."""
+    wanted = [value.lower() for value, quality in parse_accept_header(header, LanguageAccept) if quality > 0]
+    return negotiate_locale(wanted, list(LANGUAGES), sep="-") or "en"
 
 
 def catalog():

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from hypothesis import HealthCheck, given, settings
@@ -92,6 +93,26 @@ def test_the_catalog_compiles_and_the_committed_mo_is_current(tmp_path):
 
     fresh, committed = entries(out), entries(MO)
     assert fresh == committed, "translations/de/LC_MESSAGES/messages.mo is stale: run pybabel compile -d translations"
+
+
+@pytest.mark.parametrize("header, language", [
+    ("de-DE,de;q=0.9,en;q=0.5", "de"),
+    ("de-AT,en-US;q=0.7,en;q=0.3", "de"),  # a regional first choice beats a plain later one (a playtest)
+    ("de-CH,fr;q=0.5,en;q=0.3", "de"),
+    ("DE-de", "de"),
+    ("en-US,de;q=0.9", "en"),
+    ("en-GB,de;q=0.5", "en"),
+    ("fr,de;q=0.8,en;q=0.5", "de"),  # the first we speak, by quality
+    ("en;q=0.2,de-DE;q=0.8", "de"),
+    ("de;q=0,en-US", "en"),  # quality 0: not this one
+    ("de;q=0", "en"),
+    ("fr", "en"),
+    ("*", "en"),
+    ("", "en"),
+])
+def test_the_browsers_language_is_its_first_choice_that_we_speak(client, header, language):
+    page = client.get("/login", headers={"Accept-Language": header}).data.decode()
+    assert f'<html lang="{language}"' in page
 
 
 def test_the_language_comes_from_the_browser_then_the_choice_then_the_account(app, client, auth):
