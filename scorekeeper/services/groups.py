@@ -138,7 +138,25 @@ def current_role() -> str | None:
 def say_now_in(group: Group) -> None:
     """Tell the next page (or this one, not yet rendered) that ``group`` is now the current
     group: "Now in …", after a switch, a form of another tab's group, a link of another group."""
-    flash(_("Now in %(name)s.", name=group.name))
+    flash(_now_in(group))
+
+
+def _now_in(group: Group) -> str:
+    return _("Now in %(name)s.", name=group.name)
+
+
+def switch_back(group_id: int | None, said: Group) -> None:
+    """Take back this request's :func:`switch_to` and :func:`say_now_in` of ``said`` (a form
+    that was then refused): ``group_id`` is the group that was current before (None: none was
+    chosen)."""
+    if group_id is None:
+        cookie.pop("group_id", None)
+    else:
+        cookie["group_id"] = group_id
+    g.pop("current_group", None)
+    flashes = cookie.get("_flashes")  # where Flask's flash() keeps them until a page shows them
+    if flashes and tuple(flashes[-1]) == ("message", _now_in(said)):
+        cookie["_flashes"] = flashes[:-1]
 
 
 def switch_to(session: Session, user_id: int, group_id: int) -> Group:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, make_response, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -46,6 +46,7 @@ def form_group():
     group_id = posted_group_id()
     if group_id is None or group_id == current_group().id:
         return current_group()
+    before = groups.current_group_id()
     try:
         group = groups.switch_to(get_session(), current_user.id, group_id)
     except groups.NotAllowed:
@@ -53,10 +54,17 @@ def form_group():
             _("Nothing was saved: this page was made for a group you are not in (any more). Open it again "
               "from one of your groups."), 404, _("Not found"))))
     groups.say_now_in(group)
+    g.switched_from = (before, group)  # for _refused: a refused form leaves the current group as it was
     return group
 
 
 def _refused(err: groups.NotAllowed):
+    """The answer to an action the account may not take: 404 for another group's invite or
+    member, else 403 saying why. Nothing changes, not the current group either: a member's
+    rename from a page of another of his groups had moved him there, saying "Now in …" (a
+    playtest)."""
+    if "switched_from" in g:
+        groups.switch_back(*g.pop("switched_from"))
     if isinstance(err, groups.NoSuch):  # another group's invite or member: as another group's games
         return message_response(str(err), 404, _("Not found"))
     return message_response(str(err), 403, _("Not allowed"))

@@ -401,6 +401,31 @@ def group_of_page(client, path: str) -> str:
     return re.search(r'name="group" value="(\d+)"', client.get(path).data.decode()).group(1)
 
 
+def test_a_refused_owners_form_leaves_the_member_in_the_group_he_was_in(app, client, auth):
+    """A member's rename (or removal) of the group a page showed is refused, and changes nothing:
+    not the group he looks at either. It said "Now in Friday dice." on the refusal and moved his
+    phone there (a playtest)."""
+    gid, ben = ben_joins_ann(app, client, auth)
+    assert client.post("/groups/rename", data={"name": "Friday dice"}).status_code == 303
+    annes = group_of_page(ben, "/groups")  # ben's current group: ann's, which he joined
+    own = next(i for i in re.findall(r"/groups/(\d+)/switch", ben.get("/groups").data.decode()) if i != annes)
+    assert ben.post(f"/groups/{own}/switch").status_code == 303
+    assert group_of_page(ben, "/groups") == own
+    for url in ("/groups/rename", "/groups/members/1/remove", "/groups/invites"):
+        r = ben.post(url, data={"group": annes, "name": "hijack"})
+        page = html.unescape(r.data.decode())
+        assert r.status_code == 403 and "Only the group's owner" in page, url
+        assert "Now in" not in page, url
+        page = html.unescape(ben.get("/groups").data.decode())
+        assert group_of_page(ben, "/groups") == own and "Now in" not in page, url
+    assert "Friday dice" in client.get("/groups").data.decode()  # nothing renamed
+    # An owner's form from a page of another of her groups still moves her there, and says so.
+    assert client.post("/groups/new", data={"name": "Work"}).status_code == 303
+    r = client.post("/groups/rename", data={"group": annes, "name": "Friday dice 2"})
+    page = html.unescape(client.get("/groups").data.decode())
+    assert r.status_code == 303 and "Now in Friday dice." in page and "now called Friday dice 2" in page
+
+
 def test_group_forms_act_in_the_group_their_page_showed(app, client, auth):
     """A tab opened on group A, after another tab switched to group B, renames, invites to,
     loads records into and sets the time zone of A, not B (found by a review: B was renamed, the
