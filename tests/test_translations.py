@@ -67,6 +67,24 @@ def test_every_marked_string_has_a_german_translation_and_none_is_fuzzy(tmp_path
             assert all(placeholders(m.id[1]) == placeholders(form) for form in m.string), msgid
 
 
+def test_no_german_text_shows_an_entry_types_code_name():
+    """A German refusal read "erwartet wird ein Zug (turn) von Ann" (a playtest): the record's
+    code names of entries stay out of the pages' words unless the English shows them too."""
+    from scorekeeper.rules.base import ENTRY_KINDS
+
+    codes = set(ENTRY_KINDS)
+    shown = []
+    for m in read_po(PO.open("rb")):
+        english = m.id if isinstance(m.id, str) else " ".join(m.id)
+        # the English names a code where it is no English word ("{player}'s startroll"), or in brackets
+        named = {c for c in re.findall(r"\w+", english) if c in ("startroll", "tiebreak")}
+        named |= set(re.findall(r"\((\w+)", english))
+        for form in ([m.string] if isinstance(m.string, str) else m.string):
+            shown += [(m.id, code) for code in re.findall(r"\b(\w+)\b", form or "")
+                      if code in codes and code not in named and re.search(rf"\({code}\b|\b{code}\)", form)]
+    assert not shown, shown
+
+
 def placeholders(text: str) -> tuple[set, set]:
     """The %(name)s and the {name} placeholders of a message ({{ and }} are literal braces)."""
     literal = text.replace("{{", "").replace("}}", "")
