@@ -639,7 +639,7 @@ def test_a_game_ended_by_a_challenge_of_the_trail_shows_its_last_round(client, a
     page = text_of(t.challenge("Cat", (5, 3)).data)  # Ben is out: Cat wins
     assert "Game over. Cat wins" in page
     assert "Round 2: Cat challenged Ben's Mia; the cup showed 53." in page, page
-    assert "Ben loses 1 life, the last they had (a Mia challenge costs 2) and is out." in page
+    assert "Ben loses 1 life, the last they had (a Mia challenge costs 2), and is out." in page
 
 
 def test_the_round_trail_starts_at_a_start_over(client, auth):
