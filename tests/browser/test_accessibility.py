@@ -146,3 +146,38 @@ def test_tab_reaches_every_control_of_a_game_page(page: Page, live_server: str, 
         reached.add(html)
     missing = [w for w in wanted if w not in reached]
     assert not missing, missing
+
+
+def test_enter_on_a_picked_die_sends_nothing_and_enter_in_a_typed_penalty_sends_it(page: Page, live_server: str):
+    """Enter on a die picked with the arrows sent the form by its first button: "Ann: 3-3 in 1",
+    a tie-break's second die of 1, a Mia cup of 5-1, none of them picked (a playtest). Now Enter
+    there sends nothing; Enter in a typed number (Mice and Men's other penalty) still sends it."""
+    base = live_server
+    register(page, base, name="enterkey")
+    set_up(page, base, "mitchi", ["Ann", "Ben", "Cat"], starter=0)
+    first = page.locator("input[name='hand.0']").first
+    first.focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")  # 3
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")  # 3
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if r.method == "POST" else None)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(600)
+    assert requests == []
+    expect(page.locator("#panel")).to_contain_text("Ann's turn")
+    assert page.locator("input[name='hand.1'][value='3']").is_checked()  # the picks stay
+
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0)
+    with swapped(page):
+        page.locator("button[name=penalty][value='3']").click()
+    page.locator("summary", has_text="Lead the men").click()
+    field = page.locator("#lead-penalty")
+    field.fill("12")
+    with swapped(page):
+        field.press("Enter")
+    expect(page.locator("#panel")).to_contain_text("Ben announces a penalty of 12")
