@@ -234,7 +234,9 @@ def advance(session: Session, game: Game, version: int | None, seed) -> Loaded:
     by :mod:`scorekeeper.rules.players` and recorded like any entry. Raises :class:`Stale`
     or :class:`Refused` (the game is over, or it is the person's move)."""
     seed = dice_seed(game, seed)
-    loaded = service.load(session, game)  # a stale version is refused by add_entry
+    if version != game.version:  # before "it is your move": a Next whose answer was lost, sent again
+        raise Stale()
+    loaded = service.load(session, game)
     nxt: dict | None = loaded.state.expected()
     if nxt is None:
         raise Refused(N_("the game is over; start another practice game"))

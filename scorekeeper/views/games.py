@@ -314,10 +314,11 @@ def _owner_not_kept(session, loaded: service.Loaded) -> str | None:
     return f"{said} {_who_entered(session, loaded)}".strip()
 
 
-def _after_change(game: Game, action, stale: str | None = None, redone: bool = False):
+def _after_change(game: Game, action, stale=None, redone: bool = False):
     """Run a change; answer with the panel (htmx) or redirect, or the refusal in place. ``stale``:
-    what a stale page is told instead of "nothing was recorded" (an undo or a redo records none);
-    ``redone``: the change is a Redo (:func:`_done`)."""
+    what a stale page is told instead of "nothing was recorded" (an undo or a redo records none),
+    or a function of the session and the game as loaded now that says it; ``redone``: the change
+    is a Redo (:func:`_done`)."""
     session = get_session()
     try:
         loaded = action()
@@ -328,7 +329,7 @@ def _after_change(game: Game, action, stale: str | None = None, redone: bool = F
         if game.removed_at is not None:  # what changed the game: its removal, not its last entry
             return render_game(loaded, _("Nothing was changed: this game was removed meanwhile (on another phone, "
                                          "or this page is older)."), "warning", 409)
-        said = stale or translated(err)
+        said = (stale(session, loaded) if callable(stale) else stale) or translated(err)
         return render_game(loaded, f"{said} {_who_entered(session, loaded)}".strip(), "warning", 409, news=True)
     except (service.Refused, forms.BadForm) as err:
         session.rollback()
@@ -441,7 +442,7 @@ def undo(game_id: int):
     game = scored(game_id)
     return _after_change(game, lambda: service.undo(get_session(), game, forms.form_version(request.form),
                                                     current_user.id),
-                         nothing_undone())
+                         _stale_undo)
 
 
 def nothing_undone() -> str:
@@ -450,15 +451,43 @@ def nothing_undone() -> str:
              "Here is the game as it stands now.")
 
 
+def _repeated(loaded: service.Loaded) -> bool:
+    """Whether the form was made for the version just before the game's: the one change since may
+    be this very tap's first send (a double tap, or an answer lost on the way)."""
+    sent = forms.form_version(request.form)
+    return sent is not None and sent == loaded.game.version - 1
+
+
+def _stale_undo(session, loaded: service.Loaded) -> str:
+    """A stale Undo's answer: when the one change since its page is an undo by this account, the
+    tap's first send did it (its answer was lost, or a double tap): it counts once. Else
+    :func:`nothing_undone`. "…nothing was undone. Last change, by you: … was undone." read as a
+    contradiction (a playtest)."""
+    if _repeated(loaded) and service.undid_last(session, loaded) and \
+            service.undone_by(session, loaded) == current_user.username:
+        return _("That Undo was already done (a double tap, or its answer was lost on the way); it counts "
+                 "once. Here is the game as it stands now.")
+    return nothing_undone()
+
+
+def _stale_redo(session, loaded: service.Loaded) -> str:
+    """A stale Redo's answer, as :func:`_stale_undo`'s: "already done" when the one change since
+    its page is this account's Redo."""
+    last = None if not _repeated(loaded) or service.undid_last(session, loaded) else service.last_entry(session, loaded)
+    if last is not None and last[3] and last[1] == current_user.username:
+        return _("That Redo was already done (a double tap, or its answer was lost on the way); it counts "
+                 "once. Here is the game as it stands now.")
+    return _("The game changed since this page was shown (another phone, or an older page); nothing was put "
+             "back. Here is the game as it stands now.")
+
+
 @bp.route("/<int:game_id>/redo", methods=["POST"])
 @login_required
 def redo(game_id: int):
     """Put back the entry the last undo took back (nothing entered since)."""
     game = scored(game_id)
     return _after_change(game, lambda: service.redo(get_session(), game, forms.form_version(request.form),
-                                                    current_user.id), _(
-        "The game changed since this page was shown (another phone, or an older page); nothing was put back. "
-        "Here is the game as it stands now."), redone=True)
+                                                    current_user.id), _stale_redo, redone=True)
 
 
 @bp.route("/<int:game_id>/rematch", methods=["POST"])

@@ -17,7 +17,7 @@ from ..services import games as service
 from ..services import once, practice
 from ..services.groups import current_group
 from ..services.history import mia_words
-from .games import nothing_undone, owned
+from .games import owned
 from .groups import form_group
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
@@ -104,16 +104,27 @@ def play(game_id: int):
     return render(service.load(get_session(), game))
 
 
+def _stale(err: service.Stale) -> str:
+    """What a practice page behind its game is told. Nobody else plays a practice game, so not
+    "another phone" as on a table's game: its own tap before this one arrived (its answer lost,
+    or a double tap), or another tab of the account's moved it on (a playtest)."""
+    if err.repeated:
+        return _("That move was already recorded (a double tap, or its answer was lost on the way); it counts "
+                 "once. Here is the game as it stands now.")
+    return _("The game changed since this page was shown (your tap before this one did arrive, or another tab "
+             "moved it on); nothing was recorded. Here is the game as it stands now.")
+
+
 def _change(game, action, stale: str | None = None):
-    """Run a change and answer with the page; ``stale``: what a stale page is told instead of the
-    refusal's own words (an undo records nothing)."""
+    """Run a change and answer with the page; ``stale``: what a stale page is told instead of
+    :func:`_stale`'s words (an undo records nothing)."""
     session = get_session()
     try:
         loaded = action()
     except service.Stale as err:
         session.rollback()
         session.refresh(game)
-        return render(service.load(session, game), stale or translated(err), "warning", 409)
+        return render(service.load(session, game), stale or _stale(err), "warning", 409)
     except (service.Refused, forms.BadForm) as err:
         session.rollback()
         session.refresh(game)
@@ -178,7 +189,9 @@ def undo(game_id: int):
             raise service.Refused(N_("Finish your roll first (stop, or announce): Undo then takes it back."))
         return service.undo(get_session(), game, version, current_user.id)
 
-    return _change(game, action, nothing_undone())
+    return _change(game, action, _("The game changed since this page was shown (your tap before this one did "
+                                   "arrive, or another tab moved it on); nothing was undone. Here is the game "
+                                   "as it stands now."))
 
 
 @bp.route("/strategies")

@@ -285,6 +285,35 @@ def test_a_roll_from_a_page_older_than_an_undo_is_refused(client, auth):
     assert len(record_of(client, gid)["entries"]) == n
 
 
+def test_a_next_sent_again_after_its_answer_was_lost_is_told_its_first_send_arrived(client, auth):
+    """The last Next before the person's move, sent again (its answer lost): it said "it is your
+    move" (a 422), and a stale move "another phone", though nobody else plays (a playtest). Now
+    the version is checked first, and the words say the tap before this one arrived."""
+    auth.register()
+    gid = start(client)
+    for _ in range(30):
+        page = client.get(f"/practice/{gid}").data.decode()
+        if "practice-next" not in page:
+            move(client, gid)
+            continue
+        sent = {"version": str(version_of(page))}
+        first = client.post(f"/practice/{gid}/next", data=sent, headers=HX)
+        assert first.status_code == 200
+        if "practice-move" in first.data.decode():
+            break
+    else:
+        raise AssertionError("no Next before the person's move")
+    n = len(record_of(client, gid)["entries"])
+    again = client.post(f"/practice/{gid}/next", data=sent, headers=HX)
+    said = " ".join(messages(again.data))
+    assert again.status_code == 409 and "your tap before this one did arrive" in said, said
+    assert "another phone" not in said and "practice-move" in again.data.decode()
+    assert len(record_of(client, gid)["entries"]) == n
+    undo = client.post(f"/practice/{gid}/undo", data=sent, headers=HX)
+    said = " ".join(messages(undo.data))
+    assert undo.status_code == 409 and "nothing was undone" in said and "another phone" not in said
+
+
 def test_a_virtual_turn_is_refused_while_it_is_the_persons_and_vice_versa(client, auth):
     auth.register()
     gid = start(client)

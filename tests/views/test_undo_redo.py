@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..conftest import HX, messages, new_game
+from ..conftest import HX, messages, new_game, version_of
 from .test_mitchi_views import post_turn
 
 
@@ -82,6 +82,44 @@ def test_double_tap_on_undo_undoes_one_entry(client, game):
     assert first.status_code == 200 and second.status_code == 409
     rec = record(client, game)
     assert len(rec["entries"]) == 2 and [h["status"] for h in rec["history"]] == ["undone"]
+    # The second is told its first send did it, not "nothing was undone. … was undone." (a playtest).
+    said = " ".join(messages(second.data))
+    assert "That Undo was already done" in said and "counts once" in said and "nothing was undone" not in said
+    assert "Last change, by you: “Ben: 5-1 in 2” was undone." in said
+    # The same for Redo.
+    first = client.post(f"/games/{game}/redo", data={"version": "3"}, headers=HX)
+    second = client.post(f"/games/{game}/redo", data={"version": "3"}, headers=HX)
+    assert first.status_code == 200 and second.status_code == 409
+    said = " ".join(messages(second.data))
+    assert "That Redo was already done" in said and "nothing was put back" not in said
+    assert len(record(client, game)["entries"]) == 3
+    # A page two changes behind is told the game changed: its Undo was not the one that was done.
+    second = client.post(f"/games/{game}/undo", data={"version": "2"}, headers=HX)
+    said = " ".join(messages(second.data))
+    assert second.status_code == 409 and "nothing was undone" in said and "already done" not in said
+    # Nor when the last change is this account's undo, of an entry made after that page.
+    before = version_of(client.get(f"/games/{game}").data)
+    assert post_turn(client, game, before, "Cat", (4, 2), 1).status_code == 200
+    assert client.post(f"/games/{game}/undo", data={"version": str(before + 1)}, headers=HX).status_code == 200
+    second = client.post(f"/games/{game}/undo", data={"version": str(before)}, headers=HX)
+    said = " ".join(messages(second.data))
+    assert second.status_code == 409 and "nothing was undone" in said and "already done" not in said
+
+
+def test_a_stale_undo_after_another_accounts_undo_is_not_called_already_done(app, client, game):
+    """Ben's Undo from the page Ann's Undo made stale: his tap did nothing, and he is told so."""
+    from ..conftest import Auth
+    from .test_groups import invite_link
+
+    post_turn(client, game, 0, "Ann", (6, 3), 2)
+    ben = app.test_client()
+    Auth(ben).register("ben")
+    assert ben.post(invite_link(client).split("localhost", 1)[1]).status_code == 303
+    assert client.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX).status_code == 200
+    r = ben.post(f"/games/{game}/undo", data={"version": "1"}, headers=HX)
+    said = " ".join(messages(r.data))
+    assert r.status_code == 409 and "nothing was undone" in said and "already done" not in said
+    assert len(record(client, game)["entries"]) == 1
 
 
 def test_the_log_says_who_undid_and_who_corrected_and_when(client, game, app):
