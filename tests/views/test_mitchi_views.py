@@ -431,6 +431,15 @@ def test_a_tie_break_s_start_is_news_for_screen_readers(client, game):
     assert r.status_code == 200 and said(r) == []
     r = client.post(f"/games/{game}/undo", data={"version": "4"}, headers=HX)
     assert said(r) and "data-old-news" in re.search(r'<section id="panel"[^>]*>', r.data.decode()).group(0)
+    # Tied again: the next tie-break is numbered, as the line above the pad numbers it (its news
+    # said "Tie-break: …" under "Tie-break 2: Ben rolls once", a playtest).
+    for version, player in ((5, "Cat"), (6, "Ben")):
+        r = client.post(f"/games/{game}/entries", headers=HX, data={
+            "version": str(version), "type": "tiebreak", "player": player, "hand.0": "5", "hand.1": "4"})
+        assert r.status_code == 200
+    news = said(r)
+    assert len(news) == 1 and news[0].startswith("Tie-break 2: ") and "tied again; the pot doubled to 4" in news[0]
+    assert re.search(r"Tie-break 2: \w+ rolls once", re.sub(r"<[^>]+>", "", r.data.decode()))
 
 
 def test_no_game_page_names_an_element_that_cannot_be_named(client, auth):
