@@ -622,6 +622,7 @@ def test_mice_and_men_the_person_sees_their_dice_and_the_log_shows_the_same(clie
     gid = start_other(client, "mice-and-men", "rounds", "2")
     page = client.get(f"/practice/{gid}").data.decode()
     assert "You open round 1" in page
+    assert "unless a roll-off" not in page  # a practice game offers none (a playtest)
     mine = [int(d) for d in re.findall(r"#d(\d)", page.split('aria-label="Your dice"')[1])[:3]]
     v = str(version_of(page))
     high = client.post(f"/practice/{gid}/roll", headers=HX, data={"version": v, "action": "announce", "penalty": "11"})
