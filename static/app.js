@@ -454,7 +454,21 @@
       "form input:not([type=hidden]):not([disabled]), form button:not([disabled])"), function (el) {
       return el.getClientRects().length > 0;
     });
-    if (next) next.focus({ preventScroll: true });
+    if (next) give(panel, next);
+  }
+  // The focus goes to a control, unless Enter there would send an entry at once (a button of an
+  // entry form with nothing left to pick: "Run with the mice", a penalty): a second Enter meant for
+  // the control sent from recorded it for the next player (a playtest). The line saying what comes
+  // next (.now) takes the focus then; Tab goes on to the controls. A die to pick (a radio) sends
+  // nothing, nor does a button whose form still wants a pick (a tie-break's second die).
+  function give(panel, el) {
+    var now = panel.querySelector(".now");
+    if (el.tagName === "BUTTON" && el.form && el.form.classList.contains("entry") && now &&
+        el.form.checkValidity()) {
+      now.setAttribute("tabindex", "-1");
+      el = now;
+    }
+    el.focus({ preventScroll: true });
   }
   // Another phone's entry replaces the panel under a key user's focus too: it goes to the same
   // control in the new panel (the same face, Undo, the same entry's "correct"), else to the new
@@ -483,7 +497,7 @@
         return el.getAttribute("name") === key.name && el.getAttribute("value") === key.value && usable(el);
       });
     }
-    if (same) same.focus({ preventScroll: true });
+    if (same) give(panel, same);
     else focusFirst(panel);
   }
 

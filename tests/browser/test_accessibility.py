@@ -181,3 +181,25 @@ def test_enter_on_a_picked_die_sends_nothing_and_enter_in_a_typed_penalty_sends_
     with swapped(page):
         field.press("Enter")
     expect(page.locator("#panel")).to_contain_text("Ben announces a penalty of 12")
+
+
+def test_a_second_enter_after_a_sent_choice_sends_nothing(page: Page, live_server: str):
+    """Mice and Men by keyboard: Enter on the penalty 5, and the focus went to the next player's
+    "Run with the mice", which a second Enter recorded (a playtest). The focus goes to the line
+    saying what comes next; Tab then reaches the choices."""
+    base = live_server
+    register(page, base, name="secondenter")
+    set_up(page, base, "mice-and-men", ["Ann", "Ben", "Cat", "Dan"], starter=0)
+    page.locator("button[name=penalty][value='5']").focus()
+    with swapped(page):
+        page.keyboard.press("Enter")
+    expect(page.locator("#panel")).to_contain_text("Ben's choice at penalty 5")
+    page.wait_for_function("() => document.activeElement !== document.body")
+    assert page.evaluate("document.activeElement.className") == "now"
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if r.method == "POST" else None)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(600)
+    assert requests == []
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Run with the mice"
