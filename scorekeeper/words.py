@@ -171,9 +171,10 @@ def shown_tag(said: str) -> str:
     return hashlib.sha256(said.encode()).hexdigest()[:10]
 
 
-def describe(entry: dict) -> str:
+def describe(entry: dict, tie_break: int | None = None) -> str:
     """One line for an entry of any game: "Cat: 4-1 in 3", "Ben announces 54" (in the request's
-    language)."""
+    language). ``tie_break``: the number of the tie-break a Mitchi tie-break roll was rolled in,
+    said from the second on ("Ann: tie-break 2 roll 5-3"; :func:`scorekeeper.rules.record.entry_places`)."""
     if not isinstance(entry, dict):
         return _("a malformed entry")
     p = entry.get("player")
@@ -186,6 +187,9 @@ def describe(entry: dict) -> str:
     if kind == "turn":
         return _("%(player)s: %(hand)s in %(rolls)s", player=p, hand=dice_text(entry.get("hand", [])),
                  rolls="?" if entry.get("rolls") is None else entry["rolls"])
+    if kind == "tiebreak" and tie_break is not None and tie_break > 1:
+        return _("%(player)s: tie-break %(num)s roll %(hand)s", player=p, num=tie_break,
+                 hand=dice_text(entry.get("hand", [])))
     if kind == "tiebreak":
         return _("%(player)s: tie-break roll %(hand)s", player=p, hand=dice_text(entry.get("hand", [])))
     if kind == "announce":

@@ -180,14 +180,28 @@ def entry_rounds(record: Any) -> list[int]:
     round 1, a round's tie-break or roll-off as that round. Mia's ``reverse`` counts as the round
     whose challenge it follows, where the verdict puts it (the round's ``reversed_by``); it was
     headed with the next round. Raises :class:`ReplayError` as :func:`build` does."""
+    return [number for number, _ in entry_places(record)]
+
+
+def entry_places(record: Any) -> list[tuple[int, int | None]]:
+    """Where each of a record's entries was made: ``(round, tie_break)``, a list as long as its
+    entries; ``round`` as :func:`entry_rounds` says it, ``tie_break`` the number of the round's
+    tie-break a Mitchi tie-break roll was rolled in (1, then 2 after a tie in it, …, as the
+    summary numbers them; docs/rules.md §Mitchi 8), None for any other entry. The Whole log tells
+    two tie-breaks' rolls apart by it. Raises :class:`ReplayError` as :func:`build` does."""
     header = load_header(record)
     state = new_state(header)
-    rounds = []
+    places = []
     for number, entry in enumerate(record["entries"], start=1):
-        after = isinstance(entry, dict) and entry.get("type") == "reverse" and state.rounds_played > 0
-        rounds.append(state.rounds_played + (0 if after else 1))
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        after = kind == "reverse" and state.rounds_played > 0
+        tie_break = None
+        if kind == "tiebreak":  # only Mitchi has them; any other game refuses the entry below
+            rnd = getattr(state, "round", None)
+            tie_break = len(getattr(rnd, "tie_breaks", ())) or None
+        places.append((state.rounds_played + (0 if after else 1), tie_break))
         apply_entries(state, [entry], start=number)
-    return rounds
+    return places
 
 
 def replay(record: Any) -> dict:

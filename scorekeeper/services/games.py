@@ -156,9 +156,10 @@ def replay(game: Game, log: list[dict]) -> GameState:
     return records.build(_record(game, log))
 
 
-def entry_rounds(game: Game, log: list[dict]) -> list[int]:
-    """The round each entry of ``log`` was made in (:func:`scorekeeper.rules.record.entry_rounds`)."""
-    return records.entry_rounds(_record(game, log))
+def entry_places(game: Game, log: list[dict]) -> list[tuple[int, int | None]]:
+    """The round each entry of ``log`` was made in, and a tie-break roll's tie-break
+    (:func:`scorekeeper.rules.record.entry_places`)."""
+    return records.entry_places(_record(game, log))
 
 
 def _from_log(session: Session, game: Game, log: list[dict]) -> Loaded:

@@ -643,14 +643,18 @@ def correct(game_id: int, seq: int):
 def log(game_id: int):
     """The whole log, with what was undone or corrected: a heading per round, and one of their own
     for the entries that name who starts (a ``start``, a roll-off's ``startroll``s), which come
-    before round 1's first (round 0 here; they were listed under "Round 1")."""
+    before round 1's first (round 0 here; they were listed under "Round 1"). A roll of a round's
+    second tie-break or later names it ("Ann: tie-break 2 roll 5-3"): a tie again read as the
+    same roll entered twice (a playtest)."""
     game = owned(game_id)
     session = get_session()
     loaded = service.load(session, game)
-    rounds = service.entry_rounds(game, loaded.log)
+    places = service.entry_places(game, loaded.log)
+    rounds = [number for number, _ in places]
     for i, entry in enumerate(loaded.log):
         if entry.get("type") not in Opening.TYPES:
             break
         rounds[i] = 0
     return render_template("games/log.html", loaded=loaded, game=game, rounds=rounds,
+                           tie_breaks=[tie_break for _, tie_break in places],
                            history=service.changes(session, game), loads=json.loads)

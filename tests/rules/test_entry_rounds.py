@@ -40,3 +40,31 @@ def test_the_rounds_of_a_refused_record_are_refused_as_its_replay_is():
     with pytest.raises(records.ReplayError) as info:
         records.entry_rounds(case["record"])
     assert str(info.value).startswith(f"entry {case['expect']['refused_at']}:")
+
+
+@pytest.mark.parametrize("path", ACCEPTED, ids=[f"{f.parent.name}/{f.stem}" for f in ACCEPTED])
+def test_each_tie_break_roll_is_in_the_tie_break_the_summary_lists_it_under(path):
+    """``entry_places``: a Mitchi tie-break roll's tie-break number, as the replay's summary lists
+    the round's tie-breaks (docs/rules.md §Mitchi 8); every other entry has none, and its round is
+    ``entry_rounds``'s."""
+    record = json.loads(path.read_text())["record"]
+    places = records.entry_places(record)
+    assert [number for number, _ in places] == records.entry_rounds(record)
+    rounds = records.replay(record)["rounds"]
+    running = {}  # (round, tie-break) -> rolls seen so far
+    for entry, (number, tie_break) in zip(record["entries"], places):
+        if entry["type"] != "tiebreak":
+            assert tie_break is None
+            continue
+        seen = running.setdefault((number, tie_break), 0)
+        if number <= len(rounds):  # a finished round: its summary lists the roll there
+            hands = rounds[number - 1]["tie_breaks"][tie_break - 1]["hands"]
+            assert hands[seen]["player"] == entry["player"]
+            assert sorted(hands[seen]["hand"]) == sorted(entry["hand"])  # the summary says a hand high first
+        running[(number, tie_break)] = seen + 1
+
+
+def test_a_record_here_has_a_round_of_several_tie_breaks():
+    """So the numbering above is checked past the first tie-break, not only on it."""
+    assert any(tie_break and tie_break > 1 for f in ACCEPTED
+               for _, tie_break in records.entry_places(json.loads(f.read_text())["record"]))
