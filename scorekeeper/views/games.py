@@ -465,8 +465,8 @@ def _stale_undo(session, loaded: service.Loaded) -> str:
     contradiction (a playtest)."""
     if _repeated(loaded) and service.undid_last(session, loaded) and \
             service.undone_by(session, loaded) == current_user.username:
-        return _("That Undo was already done (a double tap, or its answer was lost on the way); it counts "
-                 "once. Here is the game as it stands now.")
+        return _("That Undo was already done (a double tap, its answer lost on the way, or another phone of "
+                 "this account); it counts once. Here is the game as it stands now.")
     return nothing_undone()
 
 
@@ -475,8 +475,8 @@ def _stale_redo(session, loaded: service.Loaded) -> str:
     its page is this account's Redo."""
     last = None if not _repeated(loaded) or service.undid_last(session, loaded) else service.last_entry(session, loaded)
     if last is not None and last[3] and last[1] == current_user.username:
-        return _("That Redo was already done (a double tap, or its answer was lost on the way); it counts "
-                 "once. Here is the game as it stands now.")
+        return _("That Redo was already done (a double tap, its answer lost on the way, or another phone of "
+                 "this account); it counts once. Here is the game as it stands now.")
     return _("The game changed since this page was shown (another phone, or an older page); nothing was put "
              "back. Here is the game as it stands now.")
 
