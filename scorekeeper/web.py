@@ -531,22 +531,32 @@ def fragment(key: tuple, make, *args) -> Markup:
     return _kept(_fragments, MAX_FRAGMENTS, (request.script_root, key), lambda: Markup(make(*args)))
 
 
-def recent_items(game_id: int, count: int, recent: list[dict], removed: bool, make) -> Markup:
-    """The items of a panel's "Last entries": ``make(said, seq, removed)`` (the panel's macro) for
-    each of the ``recent`` entries, the last of the game's ``count``, where ``said`` is the entry's
-    line (:func:`scorekeeper.words.describe`) and ``seq`` its position; each built once per game,
-    position, language, entry (:func:`entry_key`) and URL root, as :func:`fragment` keeps them,
-    then kept. One call for the list instead of a template loop calling three functions an item,
-    some 10 µs an item on every entry (docs/speed.md §Entry path)."""
+def recent_items(game_id: int, count: int, recent: list[dict], removed: bool, make, state=None) -> Markup:
+    """The items of a panel's "Last entries": ``make(said, seq, removed, tag)`` (the panel's macro)
+    for each of the ``recent`` entries, the last of the game's ``count``, where ``said`` is the
+    entry's line (:func:`scorekeeper.words.describe`; a roll of a round's second tie-break or later
+    names it, as ``state``, the game's, numbers it: two "Ann: tie-break roll 5-3" in a row read as
+    one roll entered twice, a playtest), ``seq`` its position and ``tag`` the plain line's
+    :func:`~scorekeeper.words.shown_tag` (its "correct" link's); each built once per game,
+    position, language, entry (:func:`entry_key`), tie-break and URL root, as :func:`fragment`
+    keeps them, then kept. One call for the list instead of a template loop calling three
+    functions an item, some 10 µs an item on every entry (docs/speed.md §Entry path)."""
     from .i18n import language
-    from .words import describe
+    from .words import describe, shown_tag
 
     root, lang = request.script_root, language()
+    numbers = (state.tie_break_numbers(recent) if state is not None and any(
+        type(e) is dict and e.get("type") == "tiebreak" for e in recent) else None)
     items = []
-    for seq, entry in enumerate(recent, start=count - len(recent) + 1):
-        key = (root, ("recent", game_id, seq, lang, entry_key(entry), removed))
-        items.append(_kept(_fragments, MAX_FRAGMENTS, key,
-                           lambda: Markup(make(describe(entry), seq, removed))))  # noqa: B023 - called at once
+    for i, (seq, entry) in enumerate(enumerate(recent, start=count - len(recent) + 1)):
+        number = numbers[i] if numbers else None
+        key = (root, ("recent", game_id, seq, lang, entry_key(entry), removed, number))
+
+        def item(entry=entry, seq=seq, number=number) -> Markup:
+            plain = describe(entry)
+            said = describe(entry, tie_break=number) if number else plain
+            return Markup(make(said, seq, removed, shown_tag(plain)))
+        items.append(_kept(_fragments, MAX_FRAGMENTS, key, item))
     return Markup("\n").join(items)
 
 

@@ -358,6 +358,13 @@ class GameState:
         """How many rounds are over (the ``rounds`` of the replay output, counted)."""
         return len(self.rounds)
 
+    def tie_break_numbers(self, entries: list) -> list[int | None]:
+        """For ``entries``, the last entries of the log this state was replayed from (in log
+        order): the number of its round's tie-break each tie-break roll was rolled in (1, 2, …),
+        None for any other entry. A game without tie-break rolls has none (Mitchi's:
+        :meth:`scorekeeper.rules.mitchi.MitchiState.tie_break_numbers`)."""
+        return [None] * len(entries)
+
 
 class RoundLog(list):
     """A state's ``rounds`` with the oldest left out: what a stored snapshot keeps.

@@ -235,6 +235,27 @@ class Mitchi(GameState):
     def rounds_played(self) -> int:
         return len(self.rounds) - (self.round is not None)
 
+    def tie_break_numbers(self, entries: list) -> list[int | None]:
+        """For ``entries``, the last entries of the log this state was replayed from (in log
+        order): the number of the round's tie-break each tie-break roll among them was rolled in
+        (1, then 2 after a tie in it, …: docs/rules.md §Mitchi 8), None for any other entry, and
+        for a roll of a round this state no longer holds (a snapshot keeps the last rounds). The
+        log's tie-break rolls and the rounds' rolls are one sequence: both are walked back from
+        the last, as far as ``entries`` go."""
+        def rolls_backwards():
+            for rnd in reversed(self.rounds):
+                for number in range(len(rnd.tie_breaks), 0, -1):
+                    for _ in rnd.tie_breaks[number - 1].rolls:
+                        yield number
+        numbers: list[int | None] = [None] * len(entries)
+        walk = None
+        for i in range(len(entries) - 1, -1, -1):
+            entry = entries[i]
+            if isinstance(entry, dict) and entry.get("type") == "tiebreak":
+                walk = walk or rolls_backwards()
+                numbers[i] = next(walk, None)
+        return numbers
+
     def clockwise_from(self, player: str) -> list[str]:
         """Every seat once, clockwise, starting with ``player`` (rule 4)."""
         i = self.players.index(player)

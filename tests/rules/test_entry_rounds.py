@@ -68,3 +68,22 @@ def test_a_record_here_has_a_round_of_several_tie_breaks():
     """So the numbering above is checked past the first tie-break, not only on it."""
     assert any(tie_break and tie_break > 1 for f in ACCEPTED
                for _, tie_break in records.entry_places(json.loads(f.read_text())["record"]))
+
+
+@pytest.mark.parametrize("path", ACCEPTED, ids=[f"{f.parent.name}/{f.stem}" for f in ACCEPTED])
+def test_a_states_tie_break_numbers_of_its_last_entries_are_entry_places(path):
+    """What a game's panel numbers its "Last entries" by (``GameState.tie_break_numbers``, the
+    state at the log's end) agrees with ``entry_places``, for the whole log and its last six; a
+    state holding only its last two rounds (a snapshot's) says the same or, for a roll of a round
+    it no longer holds, nothing: never a wrong number."""
+    from scorekeeper.rules.base import RoundLog
+
+    record = json.loads(path.read_text())["record"]
+    entries = record["entries"]
+    wanted = [tie_break for _, tie_break in records.entry_places(record)]
+    state = records.build(record)
+    assert state.tie_break_numbers(entries) == wanted
+    assert state.tie_break_numbers(entries[-6:]) == wanted[-6:]
+    state.rounds = RoundLog.last(state.rounds, 2)
+    for got, want in zip(state.tie_break_numbers(entries[-6:]), wanted[-6:]):
+        assert got in (want, None)

@@ -445,6 +445,10 @@ def test_a_tie_break_s_start_is_news_for_screen_readers(client, game):
     r = client.post(f"/games/{game}/entries", headers=HX, data={
         "version": "7", "type": "tiebreak", "player": roller, "hand.0": "6", "hand.1": "5"})
     assert r.status_code == 200
+    panel = r.data.decode()  # "Last entries" too, where it sat under the first tie-break's rolls
+    assert f"{roller}: tie-break 2 roll 6-5" in panel and f"{roller}: tie-break roll 5-4" in panel
+    link = re.findall(r'href="([^"]+/entries/\d+\?was=[^"]+)"', panel)[-1].replace("&amp;", "&")
+    assert "no longer the one your page showed" not in client.get(link).data.decode()
     log = client.get(f"/games/{game}/log").data.decode()
     assert f"{roller}: tie-break roll 5-4" in log and f"{roller}: tie-break 2 roll 6-5" in log
     link = re.findall(r'href="([^"]+/entries/\d+\?was=[^"]+)"', log)[-1].replace("&amp;", "&")
