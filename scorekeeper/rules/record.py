@@ -187,21 +187,18 @@ def entry_places(record: Any) -> list[tuple[int, int | None]]:
     """Where each of a record's entries was made: ``(round, tie_break)``, a list as long as its
     entries; ``round`` as :func:`entry_rounds` says it, ``tie_break`` the number of the round's
     tie-break a Mitchi tie-break roll was rolled in (1, then 2 after a tie in it, …, as the
-    summary numbers them; docs/rules.md §Mitchi 8), None for any other entry. The Whole log tells
-    two tie-breaks' rolls apart by it. Raises :class:`ReplayError` as :func:`build` does."""
+    summary numbers them; docs/rules.md §Mitchi 8: the replayed state's
+    :meth:`~scorekeeper.rules.base.GameState.tie_break_numbers`), None for any other entry. The
+    Whole log tells two tie-breaks' rolls apart by it. Raises :class:`ReplayError` as
+    :func:`build` does."""
     header = load_header(record)
     state = new_state(header)
-    places = []
+    rounds = []
     for number, entry in enumerate(record["entries"], start=1):
-        kind = entry.get("type") if isinstance(entry, dict) else None
-        after = kind == "reverse" and state.rounds_played > 0
-        tie_break = None
-        if kind == "tiebreak":  # only Mitchi has them; any other game refuses the entry below
-            rnd = getattr(state, "round", None)
-            tie_break = len(getattr(rnd, "tie_breaks", ())) or None
-        places.append((state.rounds_played + (0 if after else 1), tie_break))
+        after = isinstance(entry, dict) and entry.get("type") == "reverse" and state.rounds_played > 0
+        rounds.append(state.rounds_played + (0 if after else 1))
         apply_entries(state, [entry], start=number)
-    return places
+    return list(zip(rounds, state.tie_break_numbers(record["entries"])))
 
 
 def replay(record: Any) -> dict:
