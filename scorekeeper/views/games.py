@@ -48,9 +48,24 @@ def owned(game_id: int) -> Game:
     set up by another account of the group is refused here too (:func:`refuse_others_practice`)."""
     game = groups.game_of_member(get_session(), current_user.id, game_id)
     if game is None:
+        if is_htmx():  # the game's page still open after the account left its group, or was removed
+            abort(left_the_group(404))
         abort(404)
     refuse_others_practice(game)
     return game
+
+
+def left_the_group(status: int = 200) -> Response:
+    """The answer to the game page's own requests (htmx: a poll, an entry, Undo) when the game is
+    not one of the account's groups' any more: the home page, where a message says why (and, for
+    a change, that nothing was saved), instead of "no such page" over a form that looks usable
+    (a playtest). Any game id not the account's gets the same, which says nothing of whether it
+    exists."""
+    if request.method == "GET":
+        flash(_("That game is no longer yours to see: you are not in its group any more."))
+    else:
+        flash(_("Nothing was saved: that game is no longer yours to see, as you are not in its group any more."))
+    return client_redirect(url_for("index"), status)
 
 
 def refuse_others_practice(game: Game) -> None:
@@ -402,8 +417,7 @@ def poll(game_id: int):
     game = groups.game_of_member(get_session(), current_user.id, game_id)
     if game is None:
         if is_htmx():  # removed from the group while the page was open: say so, leave the page
-            flash(_("That game is no longer yours to see: you are not in its group any more."))
-            return client_redirect(url_for("index"))
+            return left_the_group()
         abort(404)
     refuse_others_practice(game)
     if game.version == live.asked_version(request.args.get("v")):

@@ -350,6 +350,29 @@ def test_a_removed_members_open_page_leaves_the_game(app, client, auth):
     assert "not in its group any more" in ben.get("/").data.decode()
 
 
+@pytest.mark.parametrize("path, data", [
+    ("entries", {"version": "1", "type": "turn", "player": "Ann", "hand.0": "2", "hand.1": "2", "rolls": "1"}),
+    ("undo", {"version": "1"}),
+])
+def test_a_removed_members_tap_leaves_the_game_saying_nothing_was_saved(app, client, auth, path, data):
+    """A tap on the game page of a group the account was removed from (its poll not yet come):
+    the home page, saying why and that nothing was saved, not "no such page" over the game's
+    still usable pads (a playtest). A plain request still gets a plain 404."""
+    gid, ben = ben_joins_ann(app, client, auth)
+    ben.get(f"/games/{gid}")
+    client.post("/groups/members/2/remove")
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        before = [(e.seq, e.data) for e in s.exec(select(Entry).where(Entry.game_id == gid))]
+    r = ben.post(f"/games/{gid}/{path}", data=data, headers=HX)
+    assert r.status_code == 404 and r.headers.get("HX-Redirect") == "/"
+    page = html.unescape(ben.get("/").data.decode())
+    assert "Nothing was saved: that game is no longer yours to see, as you are not in its group any more." in page
+    assert ben.post(f"/games/{gid}/{path}", data=data).status_code == 404
+    assert "HX-Redirect" not in ben.post(f"/games/{gid}/{path}", data=data).headers
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert [(e.seq, e.data) for e in s.exec(select(Entry).where(Entry.game_id == gid))] == before
+
+
 def test_a_removed_members_open_form_says_why_nothing_was_saved(app, client, auth):
     """A form on a page of the group, sent after its owner removed the account (a new game, a load
     of records): nothing is saved, and the answer says why, not "no such page" (found by a review).
