@@ -326,14 +326,15 @@ def init_app(app) -> None:
         return response
 
     from .services import once
-    from .words import (describe, dice_text, game_title, join_names, mia_label, mia_value, next_words, option_help,
-                        option_label, players_text, shown_tag, won_words)
+    from .words import (describe, describe_logged, describe_at, dice_text, game_title, join_names, mia_label,
+                        mia_value, next_words, option_help, option_label, players_text, shown_tag, won_words)
 
     from .forms import field_errors
     from .rules.names import name_key
     from .services.groups import current_group
 
-    app.jinja_env.globals.update(describe=describe, dice_text=dice_text, next_words=next_words, static_url=static_url,
+    app.jinja_env.globals.update(describe=describe, describe_logged=describe_logged, describe_at=describe_at,
+                                 dice_text=dice_text, next_words=next_words, static_url=static_url,
                                  die_faces=die_faces, hand=hand, rolled_off=rolled_off, fragment=fragment, game_url=game_url,
                                  pick=pick, send=send, entry_form=entry_form, asked_mode=asked_mode, mia_mode=mia_mode,
                                  quick_owner=quick_owner, recent_items=recent_items,

@@ -171,6 +171,26 @@ def shown_tag(said: str) -> str:
     return hashlib.sha256(said.encode()).hexdigest()[:10]
 
 
+def describe_logged(entry: dict, state, recent: list, back: int = 0) -> str:
+    """:func:`describe` for an entry of the log, ``back`` entries before its last (0: the last),
+    where ``recent`` is the log's last entries and ``state`` the game's: a roll of a round's second
+    tie-break or later names it, as "Last entries" does ("Recorded: Cat: tie-break 2 roll 6-6", on
+    Undo too; a playtest), when the entry is among ``recent``
+    (:meth:`~scorekeeper.rules.base.GameState.tie_break_numbers`)."""
+    number = None
+    if type(entry) is dict and entry.get("type") == "tiebreak" and 0 <= back < len(recent):
+        number = state.tie_break_numbers(recent[len(recent) - 1 - back:])[0]
+    return describe(entry, tie_break=number)
+
+
+def describe_at(entry: dict, state) -> str:
+    """:func:`describe` for an entry made at ``state``, the game's state before it (the entry Redo
+    would put back, the game being without it; an entry on its correction page): a tie-break
+    roll names the tie-break under way there, in which it is rolled
+    (:attr:`~scorekeeper.rules.base.GameState.tie_break_now`)."""
+    return describe(entry, tie_break=state.tie_break_now)
+
+
 def describe(entry: dict, tie_break: int | None = None) -> str:
     """One line for an entry of any game: "Cat: 4-1 in 3", "Ben announces 54" (in the request's
     language). ``tie_break``: the number of the tie-break a Mitchi tie-break roll was rolled in,

@@ -365,6 +365,13 @@ class GameState:
         :meth:`scorekeeper.rules.mitchi.MitchiState.tie_break_numbers`)."""
         return [None] * len(entries)
 
+    @property
+    def tie_break_now(self) -> int | None:
+        """The number of the round's tie-break under way (1, 2, …), the one a tie-break roll
+        entered now is rolled in; None when none is. A game without tie-break rolls has none
+        (Mitchi's: :attr:`scorekeeper.rules.mitchi.Mitchi.tie_break_now`)."""
+        return None
+
 
 class RoundLog(list):
     """A state's ``rounds`` with the oldest left out: what a stored snapshot keeps.

@@ -256,6 +256,13 @@ class Mitchi(GameState):
                 numbers[i] = next(walk, None)
         return numbers
 
+    @property
+    def tie_break_now(self) -> int | None:
+        """The number of the round's tie-break under way, in which a tie-break roll entered now
+        is rolled (1, then 2 after a tie in it, …: docs/rules.md §Mitchi 8); None outside one."""
+        rnd = self.round
+        return len(rnd.tie_breaks) if rnd is not None and rnd.in_tie_break else None
+
     def clockwise_from(self, player: str) -> list[str]:
         """Every seat once, clockwise, starting with ``player`` (rule 4)."""
         i = self.players.index(player)

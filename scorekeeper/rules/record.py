@@ -191,14 +191,26 @@ def entry_places(record: Any) -> list[tuple[int, int | None]]:
     :meth:`~scorekeeper.rules.base.GameState.tie_break_numbers`), None for any other entry. The
     Whole log tells two tie-breaks' rolls apart by it. Raises :class:`ReplayError` as
     :func:`build` does."""
+    return log_places(record)[0]
+
+
+def log_places(record: Any) -> tuple[list[tuple[int, int | None]], list[int | None]]:
+    """``(places, under_way)`` of a record, in one replay: ``places`` as :func:`entry_places`
+    gives them, and ``under_way``, one longer than the entries: at each position and the one
+    after the last, the number of the round's tie-break under way there, in which a tie-break
+    roll made there was or would be rolled (:attr:`~scorekeeper.rules.base.GameState.tie_break_now`;
+    docs/rules.md §Mitchi 8), None where none is. The Whole log names the tie-break of an undone
+    or corrected roll by it. Raises :class:`ReplayError` as :func:`build` does."""
     header = load_header(record)
     state = new_state(header)
-    rounds = []
+    rounds, under_way = [], []
     for number, entry in enumerate(record["entries"], start=1):
         after = isinstance(entry, dict) and entry.get("type") == "reverse" and state.rounds_played > 0
         rounds.append(state.rounds_played + (0 if after else 1))
+        under_way.append(state.tie_break_now)
         apply_entries(state, [entry], start=number)
-    return list(zip(rounds, state.tie_break_numbers(record["entries"])))
+    under_way.append(state.tie_break_now)
+    return list(zip(rounds, state.tie_break_numbers(record["entries"]))), under_way
 
 
 def replay(record: Any) -> dict:

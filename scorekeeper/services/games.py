@@ -156,10 +156,10 @@ def replay(game: Game, log: list[dict]) -> GameState:
     return records.build(_record(game, log))
 
 
-def entry_places(game: Game, log: list[dict]) -> list[tuple[int, int | None]]:
-    """The round each entry of ``log`` was made in, and a tie-break roll's tie-break
-    (:func:`scorekeeper.rules.record.entry_places`)."""
-    return records.entry_places(_record(game, log))
+def log_places(game: Game, log: list[dict]) -> tuple[list[tuple[int, int | None]], list[int | None]]:
+    """The round each entry of ``log`` was made in and a tie-break roll's tie-break, and the
+    tie-break under way at each position (:func:`scorekeeper.rules.record.log_places`)."""
+    return records.log_places(_record(game, log))
 
 
 def _from_log(session: Session, game: Game, log: list[dict]) -> Loaded:

@@ -21,7 +21,7 @@ from ..rules.base import Opening, RecordError
 from ..rules.dice import same_entry
 from ..rules.names import clean_name, name_key
 from ..rules.record import ReplayError, check_players
-from ..words import GAME_ALIASES, describe, game_title, in_setup_words, shown_tag
+from ..words import GAME_ALIASES, describe, describe_logged, describe_at, game_title, in_setup_words, shown_tag
 from ..services import games as service
 from ..services import groups, history, live, once, practice
 from ..services.groups import current_group
@@ -269,11 +269,11 @@ def _done(loaded: service.Loaded, redone: bool = False) -> str | None:
     readers, whose live region read only whose turn it is next, the same after an entry as after
     an undo (a playtest); the screen shows it in "Last entries" and on the Undo or Redo button."""
     if loaded.recent and redone:  # Redo may still offer an entry undone before this one
-        return _("Put back: %(entry)s.", entry=describe(loaded.recent[-1]))
+        return _("Put back: %(entry)s.", entry=describe_logged(loaded.recent[-1], loaded.state, loaded.recent))
     if loaded.redo:
-        return _("Undone: %(entry)s.", entry=describe(loaded.redo))
+        return _("Undone: %(entry)s.", entry=describe_at(loaded.redo, loaded.state))
     if loaded.recent:
-        return _("Recorded: %(entry)s.", entry=describe(loaded.recent[-1]))
+        return _("Recorded: %(entry)s.", entry=describe_logged(loaded.recent[-1], loaded.state, loaded.recent))
     return None
 
 
@@ -372,37 +372,40 @@ def _who_entered(session, loaded: service.Loaded, news: bool = False) -> str:
     me = current_user.username  # "by you": a phone whose own answer was lost is told of its own entry
     if service.undid_last(session, loaded):
         name = service.undone_by(session, loaded)
+        undone = describe_at(loaded.redo, loaded.state)
         if name == me:
-            said = _("Last change, by you: “%(entry)s” was undone.", entry=describe(loaded.redo))
+            said = _("Last change, by you: “%(entry)s” was undone.", entry=undone)
         elif name:
-            said = _("Last change, by %(name)s: “%(entry)s” was undone.", name=name, entry=describe(loaded.redo))
+            said = _("Last change, by %(name)s: “%(entry)s” was undone.", name=name, entry=undone)
         else:
-            said = _("Last change: “%(entry)s” was undone.", entry=describe(loaded.redo))
+            said = _("Last change: “%(entry)s” was undone.", entry=undone)
         return f"{changed} {said}".strip()
     last = service.last_entry(session, loaded)
     if last is None:
         return changed
     entry, name, corrected, redone = last
+    # the log's last entry, or the one a correction replaced (as "Last entries" says it)
+    line = describe_logged(entry, loaded.state, loaded.recent, loaded.count - corrected if corrected else 0)
     if redone and name == me:
-        said = _("Last change, by you: “%(entry)s” was put back with Redo.", entry=describe(entry))
+        said = _("Last change, by you: “%(entry)s” was put back with Redo.", entry=line)
     elif redone and name:
-        said = _("Last change, by %(name)s: “%(entry)s” was put back with Redo.", name=name, entry=describe(entry))
+        said = _("Last change, by %(name)s: “%(entry)s” was put back with Redo.", name=name, entry=line)
     elif redone:
-        said = _("Last change: “%(entry)s” was put back with Redo.", entry=describe(entry))
+        said = _("Last change: “%(entry)s” was put back with Redo.", entry=line)
     elif corrected and name == me:
         said = _("Last change, by you: entry %(seq)s corrected to “%(entry)s”.", seq=corrected,
-                 entry=describe(entry))
+                 entry=line)
     elif corrected and name:
         said = _("Last change, by %(name)s: entry %(seq)s corrected to “%(entry)s”.", name=name, seq=corrected,
-                 entry=describe(entry))
+                 entry=line)
     elif corrected:
-        said = _("Last change: entry %(seq)s corrected to “%(entry)s”.", seq=corrected, entry=describe(entry))
+        said = _("Last change: entry %(seq)s corrected to “%(entry)s”.", seq=corrected, entry=line)
     elif name == me:
-        said = _("Last entry, by you: %(entry)s.", entry=describe(entry))
+        said = _("Last entry, by you: %(entry)s.", entry=line)
     elif name:
-        said = _("Last entry, by %(name)s: %(entry)s.", name=name, entry=describe(entry))
+        said = _("Last entry, by %(name)s: %(entry)s.", name=name, entry=line)
     else:
-        said = _("Last entry: %(entry)s.", entry=describe(entry))
+        said = _("Last entry: %(entry)s.", entry=line)
     return f"{changed if corrected or redone else moved} {said}".strip()
 
 
@@ -659,16 +662,17 @@ def log(game_id: int):
     for the entries that name who starts (a ``start``, a roll-off's ``startroll``s), which come
     before round 1's first (round 0 here; they were listed under "Round 1"). A roll of a round's
     second tie-break or later names it ("Ann: tie-break 2 roll 5-3"): a tie again read as the
-    same roll entered twice (a playtest)."""
+    same roll entered twice (a playtest), and so does an undone or corrected one, by the tie-break
+    under way at its position in the log as it stands."""
     game = owned(game_id)
     session = get_session()
     loaded = service.load(session, game)
-    places = service.entry_places(game, loaded.log)
+    places, under_way = service.log_places(game, loaded.log)
     rounds = [number for number, _ in places]
     for i, entry in enumerate(loaded.log):
         if entry.get("type") not in Opening.TYPES:
             break
         rounds[i] = 0
     return render_template("games/log.html", loaded=loaded, game=game, rounds=rounds,
-                           tie_breaks=[tie_break for _, tie_break in places],
+                           tie_breaks=[tie_break for _, tie_break in places], under_way=under_way,
                            history=service.changes(session, game), loads=json.loads)

@@ -87,3 +87,26 @@ def test_a_states_tie_break_numbers_of_its_last_entries_are_entry_places(path):
     state.rounds = RoundLog.last(state.rounds, 2)
     for got, want in zip(state.tie_break_numbers(entries[-6:]), wanted[-6:]):
         assert got in (want, None)
+
+
+@pytest.mark.parametrize("path", ACCEPTED, ids=[f"{f.parent.name}/{f.stem}" for f in ACCEPTED])
+def test_the_tie_break_under_way_at_a_tie_break_roll_is_the_one_it_was_rolled_in(path):
+    """``log_places``' tie-break under way at each position (the Whole log numbers an undone or
+    corrected roll by it) is the number ``entry_places`` gives every tie-break roll there, and
+    nothing outside a tie-break; after the last entry it is the replayed state's ``tie_break_now``
+    (what Redo's button and "Undone:" number by); a state replayed up to a position says the same
+    as the list there."""
+    record = json.loads(path.read_text())["record"]
+    entries = record["entries"]
+    places, under_way = records.log_places(record)
+    assert places == records.entry_places(record) and len(under_way) == len(entries) + 1
+    for (_, tie_break), entry, now in zip(places, entries, under_way):
+        if entry.get("type") == "tiebreak":
+            assert now == tie_break
+        else:  # a turn, a start: entered only where no tie-break is under way
+            assert now is None
+    assert under_way[-1] == records.build(record).tie_break_now
+    for cut in range(0, len(entries) + 1, max(1, len(entries) // 7)):
+        assert records.build({**record, "entries": entries[:cut]}).tie_break_now == under_way[cut]
+    if record["game"] != "mitchi":
+        assert set(under_way) == {None}

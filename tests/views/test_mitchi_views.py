@@ -10,6 +10,7 @@ import re
 import pytest
 
 from ..conftest import HX, messages, new_game, version_of, without_entered_by
+from .test_live import turn_on
 
 
 @pytest.fixture
@@ -454,6 +455,43 @@ def test_a_tie_break_s_start_is_news_for_screen_readers(client, game):
     link = re.findall(r'href="([^"]+/entries/\d+\?was=[^"]+)"', log)[-1].replace("&amp;", "&")
     page = client.get(link).data.decode()
     assert "6-5" in page and "no longer the one your page showed" not in page
+
+
+def test_a_later_tie_break_s_roll_is_named_alike_wherever_it_is_said(app, client, game):
+    """A roll of a round's second tie-break is "tie-break 2" not only in "Last entries" and the
+    Whole log but on Undo and Redo, in what this phone's change did, in what another phone is told,
+    on its correction page, in the log's undone and corrected list and on the live view (a
+    playtest: "Undo: Cat: tie-break roll 6-6" beside "Cat: tie-break 2 roll 6-6")."""
+    for v, (player, hand) in enumerate((("Ann", (6, 3)), ("Ben", (3, 1)), ("Cat", (3, 1)))):
+        post_turn(client, game, v, player, hand, 2)
+    for v, player in ((3, "Cat"), (4, "Ben")):  # tied again
+        client.post(f"/games/{game}/entries", headers=HX, data={
+            "version": str(v), "type": "tiebreak", "player": player, "hand.0": "5", "hand.1": "4"})
+    r = client.post(f"/games/{game}/entries", headers=HX, data={
+        "version": "5", "type": "tiebreak", "player": "Ben", "hand.0": "6", "hand.1": "5"})
+    text = lambda r: html.unescape(re.sub(r"<[^>]+>", "", r.data.decode()))  # noqa: E731
+    two = "Ben: tie-break 2 roll 6-5"
+    assert "Recorded: " + two + "." in text(r) and "Undo: " + two in text(r)
+    assert "Last entry, by you: " + two + "." in text(client.get(f"/games/{game}/poll?v=0", headers=HX))
+    assert "Last entry: " + two in text(app.test_client().get(turn_on(client, game)))  # a spectator's
+    r = client.post(f"/games/{game}/undo", data={"version": "6"}, headers=HX)
+    assert "Undone: " + two + "." in text(r) and "Redo: " + two in text(r)
+    assert "“" + two + "” was undone." in text(client.get(f"/games/{game}/poll?v=0", headers=HX))
+    r = client.post(f"/games/{game}/redo", data={"version": "7"}, headers=HX)
+    assert "Put back: " + two + "." in text(r)
+    assert "“" + two + "” was put back with Redo." in text(client.get(f"/games/{game}/poll?v=0", headers=HX))
+    link = re.findall(r'href="([^"]+/entries/(\d+)\?was=[^"]+)"', r.data.decode())[-1]
+    page = client.get(link[0].replace("&amp;", "&"))
+    assert "Now: " + two + "." in text(page)
+    data = {"version": "8", "type": "tiebreak", "player": "Ben", "hand.0": "6", "hand.1": "4",
+            "once": re.search(r'name="once" value="([^"]+)"', page.data.decode()).group(1)}
+    assert client.post(link[0].split("?")[0], data=data).status_code == 303
+    said = text(client.get(f"/games/{game}/poll?v=0", headers=HX))
+    assert f"entry {link[1]} corrected to “Ben: tie-break 2 roll 6-4”" in said
+    log = text(client.get(f"/games/{game}/log"))
+    undone = log[log.index("Undone and corrected"):]
+    assert f"entry {link[1]}: {two} (undone" in undone
+    assert f"entry {link[1]}: {two} (corrected to Ben: tie-break 2 roll 6-4" in undone
 
 
 def test_no_game_page_names_an_element_that_cannot_be_named(client, auth):
