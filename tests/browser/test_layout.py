@@ -38,6 +38,10 @@ def test_long_names_never_widen_the_page(page: Page, live_server: str):
                           ("mice-and-men", [LONG, HYPHENATED, "Cat", "Dan"])):
         set_up(page, base, game, players, starter=0)
         assert fits(page), (f"{game} game page", spills(page))
+        # "· starter", "· opener" beside the wrapped name: one piece, not a lone dot (a playtest)
+        marks = page.evaluate("""[...document.querySelectorAll('table.scores th small')]
+            .map(s => [s.textContent, s.getClientRects().length])""")
+        assert marks and all(lines == 1 for _, lines in marks), (game, marks)
         if game == "mia":  # quick entry: whose cup, a name to tap
             page.goto(page.url + "?mode=quick")
             assert page.locator(".choices.names a").count() == 3
