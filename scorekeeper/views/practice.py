@@ -90,8 +90,11 @@ def render(loaded: service.Loaded, message: str | None = None, level: str = "inf
                  "my_cup": practice.cup_of(loaded.log) if state.last_roller == me else None}
     elif game.game == "mice-and-men" and not state.finished:
         extra = {"my_dice": practice.mm_dice(game, state.round_number, me)}
+    # The last move's rolls come one after another only in the answer that changed the game; a roll
+    # of the person's own turn (the version unchanged) or a reload shows them at once.
+    fresh = request.method == "POST" and request.form.get("version") != str(game.version)
     return render_template(template, loaded=loaded, game=game, state=state, spec=GAMES[game.game], me=me,
-                           to_act=practice.to_act(state), turn=practice.pending_turn(loaded),
+                           fresh=fresh, to_act=practice.to_act(state), turn=practice.pending_turn(loaded),
                            may_undo=practice.may_undo(loaded),
                            message=message, level=level, **extra), status
 

@@ -872,3 +872,29 @@ def test_a_practice_move_with_a_number_that_is_not_one_says_so_and_changes_nothi
     assert r.status_code == 422
     assert any(said.lower() in m.lower() for m in messages(r.data)), messages(r.data)
     assert record_of(client, gid)["entries"] == before
+
+
+def test_the_last_moves_rolls_come_one_by_one_only_in_the_answer_that_made_it(client, auth):
+    """A virtual player's turn just played shows its rolls one after another (``step`` classes,
+    app.css); the same move shown again, under the person's own first roll (the game's version
+    unchanged) or on a reload, is shown at once (a playtest: "rolls 4-3" alone again, the rest
+    still to come, after the person tapped Roll)."""
+    auth.register()
+    gid = start(client, player="Ann", point_limit="5")
+    last_move = lambda html: html[html.index('id="last-move"'):html.index("</ol>", html.index('id="last-move"'))]  # noqa: E731
+    seen = {"next": False, "roll": False}
+    for _ in range(200):
+        page = client.get(f"/practice/{gid}").data.decode()
+        if 'id="practice-over"' in page or all(seen.values()):
+            break
+        if 'id="last-move"' in page:
+            assert 'class="step' not in last_move(page)  # a reload
+        r = move(client, gid)
+        html = r.data.decode()
+        if "practice-next" in page and 'id="last-move"' in html:
+            assert 'class="step step-1"' in last_move(html)
+            seen["next"] = True
+        elif 'value="stop"' not in page and 'id="last-move"' in html:  # the person's first roll of a turn
+            assert 'class="step' not in last_move(html)
+            seen["roll"] = True
+    assert all(seen.values()), seen
