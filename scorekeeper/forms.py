@@ -39,6 +39,8 @@ _SINGLE_KEYS = frozenset((*TEXT_KEYS, *INT_KEYS, *(f"{key}.{i}" for key in DICE_
 #: A game version or a database id: what PostgreSQL's ``integer`` holds.
 DB_INT_MAX = 2**31 - 1
 _NUMBER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+#: A whole number of any length (only to tell one too long from text that is no number).
+_DIGITS = re.compile(r"[+-]?[0-9]+")
 
 
 class BadForm(ValueError):
@@ -71,8 +73,10 @@ def parse_number(raw: str, key: str) -> int:
 def whole_number(raw: str, key: str) -> int:
     """``raw`` (form text of the field ``key``) as :func:`parse_number` reads it, within a
     record's range (``RECORD_INT_MAX`` either way); raise :class:`BadForm` otherwise. The length
-    first (docs/game-record.md §Ranges): a number of 100,000 digits is never parsed."""
-    if len(raw.strip()) > MAX_DIGITS or abs(number := parse_number(raw, key)) > RECORD_INT_MAX:
+    first (docs/game-record.md §Ranges): a number of 100,000 digits is never parsed; long text
+    that is no number is told so, not that it is too large (a playtest: "<script>x</script>")."""
+    text = raw.strip()
+    if (len(text) > MAX_DIGITS and _DIGITS.fullmatch(text)) or abs(number := parse_number(raw, key)) > RECORD_INT_MAX:
         raise BadForm(_("%(key)s is far too large: every number here is at most %(max)s",
                         key=field_word(key), max=format_decimal(MAX_NUMBER)))
     return number
@@ -97,9 +101,12 @@ class BoundedIntegerField(IntegerField):
     int: WTForms' NumberRange turns the value into a float, and 537 nines overflow it (a 500)."""
 
     def process_formdata(self, valuelist):
-        if valuelist and len(str(valuelist[0]).strip()) > MAX_DIGITS:
+        text = str(valuelist[0]).strip() if valuelist else ""
+        if len(text) > MAX_DIGITS and _DIGITS.fullmatch(text):
             self.data = None
             raise ValueError(_("Too large: at most %(max)s.", max=format_decimal(MAX_NUMBER)))
+        if len(text) > MAX_DIGITS:  # no number: WTForms' own "Not a valid integer value.", never int() of it
+            valuelist = ["x"]
         super().process_formdata(valuelist)
 
     def pre_validate(self, form):

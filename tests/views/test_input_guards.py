@@ -199,6 +199,9 @@ def refused_unchanged(client, gid: int, path: str, data: dict, needle: str) -> N
     ({"cup.0": "999999999999"}, "Choose a face from 1 to 6 for every die"),
     ({"penalty": "-1000000000"}, "Penalty is far too large"),
     ({"announced": "1000000000"}, "is far too large"),
+    # long text that is no number is told so, not that it is too large (a playtest)
+    ({"penalty": "<script>x</script>"}, "Penalty must be a whole number (digits 0-9), not &#39;&lt;script&gt;x&lt;…&#39;"),
+    ({"announced": "9" * 20 + "x"}, "must be a whole number (digits 0-9)"),
     ({"owner": "x" * 300_000}, "Owner is too long (300000 characters): a name has at most 40"),
     ({"player": "A" * 41}, "Player is too long (41 characters)"),
 ])

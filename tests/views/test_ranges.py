@@ -74,6 +74,12 @@ def test_a_huge_option_is_refused_at_setup(app, client, auth, name, option, valu
     assert r.status_code == 400, r.status_code
     with Session(app.extensions["scorekeeper.engine"]) as s:
         assert s.exec(select(Game)).all() == []
+    # long text that is no number is told so, not that it is "Too large" (a playtest)
+    r = client.post(f"/games/new/{name}", data={**data, f"opt_{option}": "<script>alert(1)</script>"})
+    page = r.data.decode()
+    assert r.status_code == 400 and "Not a valid integer value" in page and "Too large" not in page
+    with Session(app.extensions["scorekeeper.engine"]) as s:
+        assert s.exec(select(Game)).all() == []
 
 
 @pytest.mark.parametrize("name,most", [("mitchi", 12), ("mia", 12), ("mice-and-men", 8)])
