@@ -122,6 +122,12 @@ def account_name(form, field) -> None:
         raise ValidationError(_("Use letters a-z, digits, dots, dashes or underscores."))
 
 
+#: A new password's field: no ``maxlength`` (WTForms sets one from ``Length``), which cut a pasted
+#: password of 3,000 characters to 200 without a word while "again" kept it whole, so that the
+#: answer was "The passwords differ." (a playtest); the server's answer names the 200 instead.
+NEW_PASSWORD = {"autocomplete": "new-password", "maxlength": False}
+
+
 class RegisterForm(FlaskForm):
     username = StringField(
         _l("Name"),
@@ -138,7 +144,7 @@ class RegisterForm(FlaskForm):
     password = PasswordField(_l("Password"),
                              validators=[InputRequired(), Length(min=8, max=200, message=PASSWORD_LENGTH),
                                          good_password(lambda form: form.username.data)],
-                             render_kw={"autocomplete": "new-password"}, description=PASSWORD_RULE)
+                             render_kw=NEW_PASSWORD, description=PASSWORD_RULE)
     confirm = PasswordField(_l("Password again"),
                             validators=[InputRequired(), EqualTo("password", _l("The passwords differ."))],
                             render_kw={"autocomplete": "new-password"})
@@ -150,7 +156,7 @@ class PasswordForm(FlaskForm):
     password = PasswordField(_l("New password"),
                              validators=[InputRequired(), Length(min=8, max=200, message=PASSWORD_LENGTH),
                                          good_password(lambda form: current_user.username)],
-                             render_kw={"autocomplete": "new-password"}, description=PASSWORD_RULE)
+                             render_kw=NEW_PASSWORD, description=PASSWORD_RULE)
     confirm = PasswordField(_l("New password again"),
                             validators=[InputRequired(), EqualTo("password", _l("The passwords differ."))],
                             render_kw={"autocomplete": "new-password"})

@@ -209,3 +209,26 @@ def test_the_register_page_ties_its_rules_and_errors_to_the_fields_and_focuses_t
     for field in ("username", "password"):
         assert 'aria-invalid="true"' in tag(page, field) and f'aria-describedby="{field}-err"' in tag(page, field)
     assert 'id="username-help"' not in page  # the refusal says the rules instead
+
+
+def test_a_new_password_field_cuts_nothing_and_a_long_one_is_told_the_limit(client, auth):
+    """A new password's field has no ``maxlength``: the browser cut a pasted password of 3,004
+    characters to 200 without a word, "again" kept it whole, and the answer was "The passwords
+    differ." (a playtest). The server refuses it naming the 200, and nothing changes."""
+    import re
+
+    long = "tulip carriage " * 200
+    for path in ("/register", "/settings"):
+        if path == "/settings":
+            auth.register()
+        page = client.get(path).data.decode()
+        for tag in re.findall(r'<input[^>]*\bname="(?:password|confirm)"[^>]*>', page):
+            assert "maxlength" not in tag, tag
+    r = client.post("/account/password", data={"current": "correct horse", "password": long, "confirm": long})
+    assert r.status_code == 400 and "A password has 8 to 200 characters." in r.data.decode()
+    assert "The passwords differ" not in r.data.decode()
+    auth.logout()
+    assert auth.login().status_code == 303  # the password is as it was
+    auth.logout()
+    r = client.post("/register", data={"username": "ben", "password": long, "confirm": long})
+    assert r.status_code == 400 and "A password has 8 to 200 characters." in r.data.decode()
