@@ -91,7 +91,7 @@ def test_mitchi_round_tie_break_game_over_log_and_correction_in_german(de):
     game = new_game(de, players=("Ann", "Ben", "Cat"), starter="0", point_limit=2)
     page = de.get(f"/games/{game}").data
     german(page, "Ann ist dran (fängt an, legt die Wurfgrenze fest)", "Runde 1", "Pott 1 Punkt",
-           "Wurfgrenze noch nicht festgelegt", "Punktegrenze 2", "Schlechtester Wurf bisher noch keiner",
+           "Wurfgrenze noch nicht festgelegt", "Punkte\u00adgrenze 2", "Schlechtester Wurf bisher noch keiner",
            "Erster Würfel", "Im wievielten Wurf?", "1. Wurf", "3. Wurf", "Punkte (die wenigsten gewinnen)")
     no_english(page, "'s turn", "Pot", "Roll limit", "Worst hand", "First die", "in 1", "Points")
     assert 'name="rolls" value="2"' in page.decode() and 'name="type" value="turn"' in page.decode()
