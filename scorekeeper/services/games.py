@@ -878,7 +878,9 @@ def correct(session: Session, game: Game, seq: int, entry: dict, version: int | 
             N_("this correction would make entry {entry} ({what}) illegal: {reason}. Nothing was "
                "changed: a correction keeps every later entry. To change entry {seq} anyway, undo "
                "back to it (the last entry first), correct it, then enter the later entries again."),
-            entry=err.entry, what=describe(new_log[err.entry - 1]), reason=err.reason, seq=seq,
+            # named as the log names it now ("Ann: tie-break 2 roll 4-2"; a playtest)
+            entry=err.entry, what=describe(new_log[err.entry - 1], tie_break=_place_now(game, log, err.entry)),
+            reason=err.reason, seq=seq,
         ) from None
     old = entries[seq - 1]
     _end_read(session)
@@ -1105,6 +1107,67 @@ def changes(session: Session, game: Game) -> list[Change]:
     return [Change(e, fixed_at, fixer, None if data is None else json.loads(data)) if e.status == "replaced"
             else Change(e, e.undone_at, undoer_name, redone_at=back_at, redone_by=back_by)
             for e, undoer_name, fixed_at, fixer, data, back_at, back_by in rows]
+
+
+def _place_now(game: Game, log: list[dict], seq: int) -> int | None:
+    """The tie-break the log's entry ``seq`` was rolled in (:func:`log_places`), None for any
+    other entry or a log the rules refuse now."""
+    try:
+        return log_places(game, log)[0][seq - 1][1]
+    except (records.ReplayError, RuleError):
+        return None
+
+
+#: How many earlier logs :func:`tie_breaks_as_made` replays at most for one page.
+MAX_MADE_REPLAYS = 30
+
+
+def tie_breaks_as_made(game: Game, active: list[Entry], changes: list[Change],
+                       under_way: list[int | None]) -> dict[int, int | None]:
+    """For the log page's undone and corrected tie-break rolls (and the corrections' own
+    entries), by entry id: the number of the tie-break each was rolled in when it was entered
+    (:attr:`~scorekeeper.rules.base.GameState.tie_break_now` of the log as it stood then;
+    docs/rules.md §Mitchi 8), so that it is named as it was then, whatever was undone or
+    corrected before it since (a playtest: a roll undone from the first tie-break was listed as
+    "tie-break 2" after the round was played again). ``active`` is the log's rows, ``changes``
+    :func:`changes`, ``under_way`` the log's own (:func:`log_places`).
+
+    The log as it stood when an entry was made: at each earlier position, the row entered last
+    before it (ids grow with time; a position emptied by an undo was filled again before any
+    later one). Where that is the log's own beginning, ``under_way`` says it; another is
+    replayed, at most :data:`MAX_MADE_REPLAYS` for the page (None beyond, and for a log the
+    rules refuse now)."""
+    rows = {e.id: e for e in active} | {c.entry.id: c.entry for c in changes}
+    wanted = [c.entry for c in changes] + [rows[c.entry.replaced_by_id] for c in changes
+                                          if c.entry.replaced_by_id in rows]
+    wanted = [e for e in wanted if json.loads(e.data).get("type") == "tiebreak"]
+    if not wanted:
+        return {}
+    at_seq: dict[int, list[Entry]] = {}
+    for e in sorted(rows.values(), key=lambda e: e.id):
+        at_seq.setdefault(e.seq, []).append(e)
+    log_ids = [e.id for e in active]
+    out: dict[int, int | None] = {}
+    replayed: dict[tuple, int | None] = {}
+    for made in wanted:
+        prefix = [next((e for e in reversed(at_seq.get(k, [])) if e.id < made.id), None) for k in range(1, made.seq)]
+        if any(e is None for e in prefix):  # not a log that ever stood (imported history)
+            out[made.id] = None
+            continue
+        ids = tuple(e.id for e in prefix)
+        if list(ids) == log_ids[:made.seq - 1] and made.seq - 1 < len(under_way):
+            out[made.id] = under_way[made.seq - 1]
+        elif ids in replayed:
+            out[made.id] = replayed[ids]
+        elif len(replayed) >= MAX_MADE_REPLAYS:
+            out[made.id] = None
+        else:
+            try:
+                number = replay(game, [json.loads(e.data) for e in prefix]).tie_break_now
+            except (records.ReplayError, RuleError):
+                number = None
+            out[made.id] = replayed[ids] = number
+    return out
 
 
 def record_from_rows(game: Game, active: list[Entry], others: list[Entry],

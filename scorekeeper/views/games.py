@@ -662,8 +662,8 @@ def log(game_id: int):
     for the entries that name who starts (a ``start``, a roll-off's ``startroll``s), which come
     before round 1's first (round 0 here; they were listed under "Round 1"). A roll of a round's
     second tie-break or later names it ("Ann: tie-break 2 roll 5-3"): a tie again read as the
-    same roll entered twice (a playtest), and so does an undone or corrected one, by the tie-break
-    under way at its position in the log as it stands."""
+    same roll entered twice (a playtest), and so does an undone or corrected one, as it was
+    named when it was entered (:func:`~scorekeeper.services.games.tie_breaks_as_made`)."""
     game = owned(game_id)
     session = get_session()
     loaded = service.load(session, game)
@@ -673,6 +673,8 @@ def log(game_id: int):
         if entry.get("type") not in Opening.TYPES:
             break
         rounds[i] = 0
+    history = service.changes(session, game)
     return render_template("games/log.html", loaded=loaded, game=game, rounds=rounds,
-                           tie_breaks=[tie_break for _, tie_break in places], under_way=under_way,
-                           history=service.changes(session, game), loads=json.loads)
+                           tie_breaks=[tie_break for _, tie_break in places], history=history,
+                           made=service.tie_breaks_as_made(game, loaded.entries, history, under_way),
+                           loads=json.loads)

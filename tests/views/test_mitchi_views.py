@@ -494,6 +494,78 @@ def test_a_later_tie_break_s_roll_is_named_alike_wherever_it_is_said(app, client
     assert f"entry {link[1]}: {two} (corrected to Ben: tie-break 2 roll 6-4" in undone
 
 
+@pytest.mark.parametrize("first, again, undone", [
+    # all three tie; the first tie-break ties again; undone back to Cat, who now does not tie: the
+    # undone rolls were the first tie-break's, though the log's position 7 is now tie-break 2's
+    ((3, 1), (6, 6), ["entry 7: Ann: tie-break roll 3-1 (undone", "entry 6: Ben: tie-break roll 3-1 (undone"]),
+    # Ann and Ben tie, then tie again: Ann's 4-2 is tie-break 2's; undone back to Cat, who now ties
+    # too: position 7 is now the first tie-break's
+    ((6, 6), (3, 1), ["entry 7: Ann: tie-break 2 roll 4-2 (undone"]),
+])
+def test_an_undone_tie_break_roll_is_listed_as_it_was_named_when_entered(client, game, first, again, undone,
+                                                                           monkeypatch):
+    """The log's "Undone and corrected" list names a tie-break roll as it was named when it was
+    entered, not by the tie-break its position holds now that the round was played again (a
+    playtest: a roll undone from the first tie-break listed as "tie-break 2", and the other way)."""
+    def roll(player, hand):
+        nonlocal v
+        r = client.post(f"/games/{game}/entries", headers=HX, data={
+            "version": str(v), "type": "tiebreak", "player": player, "hand.0": str(hand[0]), "hand.1": str(hand[1])})
+        assert r.status_code == 200, messages(r.data)
+        v = version_of(r.data)
+
+    v = 0
+    for player, hand in (("Ann", (3, 1)), ("Ben", (3, 1)), ("Cat", first)):
+        v = version_of(post_turn(client, game, v, player, hand, 1).data)
+    if first == (3, 1):  # Cat, Ben, Ann tie again on 3-1
+        for player in ("Cat", "Ben", "Ann"):
+            roll(player, (3, 1))
+        undo = 4
+    else:  # Ben and Ann tie again; Ann rolls 4-2 in tie-break 2
+        roll("Ben", (3, 1)), roll("Ann", (3, 1)), roll("Ann", (4, 2))
+        undo = 4
+    for _ in range(undo):
+        r = client.post(f"/games/{game}/undo", data={"version": str(v)}, headers=HX)
+        v = version_of(r.data)
+    v = version_of(post_turn(client, game, v, "Cat", again, 1).data)
+    if again == (6, 6):  # Ben and Ann tie; then again: Ann rolls in tie-break 2
+        roll("Ben", (3, 1)), roll("Ann", (3, 1)), roll("Ann", (4, 2))
+    else:  # all three tie: the first tie-break's three rolls
+        roll("Cat", (5, 1)), roll("Ben", (6, 2)), roll("Ann", (6, 3))
+    log = html.unescape(re.sub(r"<[^>]+>", "", client.get(f"/games/{game}/log").data.decode()))
+    listed = log[log.index("Undone and corrected"):]
+    for line in undone:
+        assert line in listed, listed
+    if again == (3, 1):
+        # the log as it stood then is replayed, up to MAX_MADE_REPLAYS for a page: none beyond
+        from scorekeeper.services import games as service
+
+        def refused(*args):
+            raise AssertionError("replayed beyond MAX_MADE_REPLAYS")
+        monkeypatch.setattr(service, "MAX_MADE_REPLAYS", 0)
+        monkeypatch.setattr(service, "replay", refused)
+        log = html.unescape(re.sub(r"<[^>]+>", "", client.get(f"/games/{game}/log").data.decode()))
+        assert "entry 7: Ann: tie-break roll 4-2 (undone" in log
+
+
+def test_a_refused_correction_names_the_later_roll_as_the_log_does(client, game):
+    """A correction that would make a later tie-break 2 roll illegal names that roll as the log
+    names it, "tie-break 2" (a playtest: "entry 7 (Ann: tie-break roll 4-2)")."""
+    v = 0
+    for player, hand in (("Ann", (3, 1)), ("Ben", (3, 1)), ("Cat", (6, 6))):
+        v = version_of(post_turn(client, game, v, player, hand, 1).data)
+    for player, hand in (("Ben", (3, 1)), ("Ann", (3, 1)), ("Ann", (4, 2))):  # tied again: tie-break 2
+        r = client.post(f"/games/{game}/entries", headers=HX, data={
+            "version": str(v), "type": "tiebreak", "player": player, "hand.0": str(hand[0]), "hand.1": str(hand[1])})
+        v = version_of(r.data)
+    page = client.get(f"/games/{game}/entries/6").data.decode()
+    once = re.search(r'name="once" value="([^"]+)"', page).group(1)
+    r = client.post(f"/games/{game}/entries/6", data={  # Ann's first roll 4-2: Ben takes the pot at once
+        "version": str(v), "type": "tiebreak", "player": "Ann", "hand.0": "4", "hand.1": "2", "once": once})
+    said = html.unescape(re.sub(r"<[^>]+>", "", r.data.decode()))
+    assert r.status_code == 422 and "would make entry 7 (Ann: tie-break 2 roll 4-2) illegal" in said, said[:3000]
+
+
 def test_no_game_page_names_an_element_that_cannot_be_named(client, auth):
     """``aria-label`` on a plain paragraph, division or span (no role) is not read by screen
     readers (ARIA prohibits it there): the points strip had one, and said nothing (a playtest).
