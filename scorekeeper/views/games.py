@@ -50,9 +50,16 @@ def owned(game_id: int) -> Game:
     if game is None:
         if is_htmx():  # the game's page still open after the account left its group, or was removed
             abort(left_the_group(404))
+        if request.method != "GET":  # a plain form of it (a correction page): why nothing was saved
+            abort(make_response(message_response(not_in_the_group_said(), 404, _("Not saved"))))
         abort(404)
     refuse_others_practice(game)
     return game
+
+
+def not_in_the_group_said() -> str:
+    """What a change sent from a page of a game no longer the account's is told."""
+    return _("Nothing was saved: that game is no longer yours to see, as you are not in its group any more.")
 
 
 def left_the_group(status: int = 200) -> Response:
@@ -64,7 +71,7 @@ def left_the_group(status: int = 200) -> Response:
     if request.method == "GET":
         flash(_("That game is no longer yours to see: you are not in its group any more."))
     else:
-        flash(_("Nothing was saved: that game is no longer yours to see, as you are not in its group any more."))
+        flash(not_in_the_group_said())
     return client_redirect(url_for("index"), status)
 
 

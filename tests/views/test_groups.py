@@ -353,11 +353,13 @@ def test_a_removed_members_open_page_leaves_the_game(app, client, auth):
 @pytest.mark.parametrize("path, data", [
     ("entries", {"version": "1", "type": "turn", "player": "Ann", "hand.0": "2", "hand.1": "2", "rolls": "1"}),
     ("undo", {"version": "1"}),
+    ("entries/2", {"version": "1", "type": "turn", "player": "Ann", "hand.0": "2", "hand.1": "2", "rolls": "1"}),
 ])
 def test_a_removed_members_tap_leaves_the_game_saying_nothing_was_saved(app, client, auth, path, data):
     """A tap on the game page of a group the account was removed from (its poll not yet come):
     the home page, saying why and that nothing was saved, not "no such page" over the game's
-    still usable pads (a playtest). A plain request still gets a plain 404."""
+    still usable pads (a playtest). A plain form (a correction page's) gets a 404 saying the same;
+    a page, the plain 404."""
     gid, ben = ben_joins_ann(app, client, auth)
     ben.get(f"/games/{gid}")
     client.post("/groups/members/2/remove")
@@ -367,8 +369,11 @@ def test_a_removed_members_tap_leaves_the_game_saying_nothing_was_saved(app, cli
     assert r.status_code == 404 and r.headers.get("HX-Redirect") == "/"
     page = html.unescape(ben.get("/").data.decode())
     assert "Nothing was saved: that game is no longer yours to see, as you are not in its group any more." in page
-    assert ben.post(f"/games/{gid}/{path}", data=data).status_code == 404
-    assert "HX-Redirect" not in ben.post(f"/games/{gid}/{path}", data=data).headers
+    # a plain form (a correction page's): a 404 that says why nothing was saved (a playtest: "Not found")
+    r = ben.post(f"/games/{gid}/{path}", data=data)
+    assert r.status_code == 404 and "HX-Redirect" not in r.headers
+    assert "Nothing was saved: that game is no longer yours to see" in html.unescape(r.data.decode())
+    assert ben.get(f"/games/{gid}").status_code == 404  # a page: the plain "no such page"
     with Session(app.extensions["scorekeeper.engine"]) as s:
         assert [(e.seq, e.data) for e in s.exec(select(Entry).where(Entry.game_id == gid))] == before
 
