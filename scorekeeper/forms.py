@@ -102,11 +102,10 @@ class BoundedIntegerField(IntegerField):
 
     def process_formdata(self, valuelist):
         text = str(valuelist[0]).strip() if valuelist else ""
-        if len(text) > MAX_DIGITS and _DIGITS.fullmatch(text):
+        if len(text) > MAX_DIGITS:  # never int() of it; long text that is no number is told so
             self.data = None
-            raise ValueError(_("Too large: at most %(max)s.", max=format_decimal(MAX_NUMBER)))
-        if len(text) > MAX_DIGITS:  # no number: WTForms' own "Not a valid integer value.", never int() of it
-            valuelist = ["x"]
+            raise ValueError(_("Too large: at most %(max)s.", max=format_decimal(MAX_NUMBER))
+                             if _DIGITS.fullmatch(text) else self.gettext("Not a valid integer value."))
         super().process_formdata(valuelist)
 
     def pre_validate(self, form):

@@ -49,7 +49,7 @@ def owned(game_id: int) -> Game:
     game = groups.game_of_member(get_session(), current_user.id, game_id)
     if game is None:
         if is_htmx():  # the game's page still open after the account left its group, or was removed
-            abort(left_the_group(404))
+            abort(left_the_group())
         if request.method != "GET":  # a plain form of it (a correction page): why nothing was saved
             abort(make_response(message_response(not_in_the_group_said(), 404, _("Not saved"))))
         abort(404)
@@ -62,7 +62,7 @@ def not_in_the_group_said() -> str:
     return _("Nothing was saved: that game is no longer yours to see, as you are not in its group any more.")
 
 
-def left_the_group(status: int = 200) -> Response:
+def left_the_group() -> Response:
     """The answer to the game page's own requests (htmx: a poll, an entry, Undo) when the game is
     not one of the account's groups' any more: the home page, where a message says why (and, for
     a change, that nothing was saved), instead of "no such page" over a form that looks usable
@@ -72,7 +72,7 @@ def left_the_group(status: int = 200) -> Response:
         flash(_("That game is no longer yours to see: you are not in its group any more."))
     else:
         flash(not_in_the_group_said())
-    return client_redirect(url_for("index"), status)
+    return client_redirect(url_for("index"), 404)
 
 
 def refuse_others_practice(game: Game) -> None:
@@ -424,12 +424,7 @@ def poll(game_id: int):
     seen = groups.version_of_member(get_session(), current_user.id, game_id)
     if seen is not None and seen == (live.asked_version(request.args.get("v")), groups.current_group_id()):
         return Response(status=204)
-    game = groups.game_of_member(get_session(), current_user.id, game_id)
-    if game is None:
-        if is_htmx():  # removed from the group while the page was open: say so, leave the page
-            return left_the_group()
-        abort(404)
-    refuse_others_practice(game)
+    game = owned(game_id)  # removed from the group while the page was open: it says so, and leaves
     if game.version == live.asked_version(request.args.get("v")):
         return Response(status=204)
     if game.practice:  # played on its practice page, as its game page leads there (a review: the
