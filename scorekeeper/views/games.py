@@ -68,10 +68,10 @@ def left_the_group() -> Response:
     a change, that nothing was saved), instead of "no such page" over a form that looks usable
     (a playtest). Any game id not the account's gets the same, which says nothing of whether it
     exists."""
-    if request.method == "GET":
-        flash(_("That game is no longer yours to see: you are not in its group any more."))
+    if request.method == "GET":  # a warning, not a "done" (a playtest: it was green as "Member removed.")
+        flash(_("That game is no longer yours to see: you are not in its group any more."), "warning")
     else:
-        flash(not_in_the_group_said())
+        flash(not_in_the_group_said(), "warning")
     return client_redirect(url_for("index"), 404)
 
 

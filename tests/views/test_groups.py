@@ -347,7 +347,8 @@ def test_a_removed_members_open_page_leaves_the_game(app, client, auth):
     client.post("/groups/members/2/remove")
     r = ben.get(f"/games/{gid}/poll?v=0", headers=HX)
     assert r.headers.get("HX-Redirect") == "/"
-    assert "not in its group any more" in ben.get("/").data.decode()
+    assert '<p class="msg warning">That game is no longer yours to see: you are not in its group any more.' in (
+        html.unescape(ben.get("/").data.decode()))
 
 
 @pytest.mark.parametrize("path, data", [
@@ -368,7 +369,8 @@ def test_a_removed_members_tap_leaves_the_game_saying_nothing_was_saved(app, cli
     r = ben.post(f"/games/{gid}/{path}", data=data, headers=HX)
     assert r.status_code == 404 and r.headers.get("HX-Redirect") == "/"
     page = html.unescape(ben.get("/").data.decode())
-    assert "Nothing was saved: that game is no longer yours to see, as you are not in its group any more." in page
+    assert ('<p class="msg warning">Nothing was saved: that game is no longer yours to see, as you are not in its '
+            'group any more.') in page
     # a plain form (a correction page's): a 404 that says why nothing was saved (a playtest: "Not found")
     r = ben.post(f"/games/{gid}/{path}", data=data)
     assert r.status_code == 404 and "HX-Redirect" not in r.headers
